@@ -1,0 +1,33 @@
+"""Where the migrations and seed directories live.
+
+In a source checkout they sit beside the package (``migrations/``, ``seed/``); in an
+installed wheel they are shipped inside it as ``yimao_db/_migrations`` and ``yimao_db/_seed``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def _locate(installed: str, source: str) -> Path:
+    inside = _PACKAGE / installed
+    if inside.is_dir():
+        return inside
+    return _PACKAGE.parent / source
+
+
+def migrations_dir() -> Path:
+    """The alembic script directory."""
+    return _locate("_migrations", "migrations")
+
+
+def seed_dir() -> Path:
+    """The seed scripts and their source data."""
+    return _locate("_seed", "seed")
+
+
+def seed_data_dir() -> Path:
+    """The typed-in source facts (TSV files)."""
+    return seed_dir() / "data"

@@ -1,0 +1,38 @@
+"""納甲: stems and branches on the lines (§4.1–§4.6), with the seasonal variant (§4.3)."""
+
+from __future__ import annotations
+
+from yimao_db.facts import facts
+
+FIXED = "fixed"
+SEASONAL = "seasonal"
+AFTER_WINTER = "冬至後"
+AFTER_SUMMER = "夏至後"
+
+
+def trigram_of_bits(bits: str) -> str:
+    """The trigram whose bits (bottom first) are ``bits``."""
+    return next(t.name for t in facts().trigrams.values() if t.bits == bits)
+
+
+def lower_upper(bits: str) -> tuple[str, str]:
+    """The inner (lower) and outer (upper) trigram names of a hexagram."""
+    return trigram_of_bits(bits[:3]), trigram_of_bits(bits[3:])
+
+
+def line_stem_branch(
+    bits: str, position: int, variant: str = FIXED, half_year: str = AFTER_WINTER
+) -> tuple[str, str]:
+    """The najia stem and branch of line ``position`` (1..6) of hexagram ``bits``.
+
+    With the seasonal variant after 夏至, 乾 and 坤 swap their inner and outer stems;
+    branches and the six children never change.
+    """
+    if not 1 <= position <= 6:
+        raise ValueError(f"position must be 1..6, got {position}")
+    inner = position <= 3
+    trigram = facts().trigrams[trigram_of_bits(bits[:3] if inner else bits[3:])]
+    swap = variant == SEASONAL and half_year == AFTER_SUMMER and trigram.name in ("乾", "坤")
+    stem = trigram.inner_stem if inner != swap else trigram.outer_stem
+    branches = trigram.inner_branches if inner else trigram.outer_branches
+    return stem, branches[(position - 1) % 3]
