@@ -1,0 +1,1 @@
+"""Symbol tables (issue 4): correspondences, relative and spirit symbols, omens, roles."""
