@@ -181,3 +181,65 @@ def rows(done: Mapping[str, list[dict[str, Any]]]) -> Rows:
     for part in (vocabulary_rows, sixty_rows, trigram_rows, hexagram_rows):
         out.update(part())
     return out
+
+
+# The spec's self-checks (rules.md §1.5, §1.8, §3, §8.6, §8.11). The seed refuses to build
+# when one fails.
+PALACES = {
+    "乾": "乾 姤 遯 否 觀 剝 晉 大有",
+    "震": "震 豫 解 恆 升 井 大過 隨",
+    "坎": "坎 節 屯 既濟 革 豐 明夷 師",
+    "艮": "艮 賁 大畜 損 睽 履 中孚 漸",
+    "坤": "坤 復 臨 泰 大壯 夬 需 比",
+    "巽": "巽 小畜 家人 益 無妄 噬嗑 頤 蠱",
+    "離": "離 旅 鼎 未濟 蒙 渙 訟 同人",
+    "兌": "兌 困 萃 咸 蹇 謙 小過 歸妹",
+}
+WORLD_GANZHI_AND_STAR = {  # §8.6
+    "乾": ("壬戌", "鎮星"),
+    "姤": ("辛丑", "太白"),
+    "遯": ("丙午", "太陰"),
+    "否": ("乙卯", "歲星"),
+    "觀": ("辛未", "熒惑"),
+    "剝": ("丙子", "鎮星"),
+    "晉": ("己酉", "太白"),
+    "大有": ("甲辰", "太陰"),
+    "震": ("庚戌", "歲星"),
+    "歸妹": ("丁丑", "歲星"),
+    "坤": ("癸酉", None),
+}
+LINE_MANSIONS = {"乾": "房尾亢心氐角", "姤": "亢房尾氐箕心", "歸妹": "氐心角尾房亢"}  # §8.11
+NO_NAYIN = {"甲子": "水", "甲午": "水", "甲申": "金", "甲寅": "金"}  # §1.8
+
+
+def checks(tables: Mapping[str, list[dict[str, Any]]]) -> list[str]:
+    failures = []
+    nayin = {r["name"]: r["element"] for r in tables["nayin"]}
+    failures += [f"納音 {n}: computed {e}" for n, e in nayin.items() if n[-1] != e]
+    for head, element in NO_NAYIN.items():
+        found = [g["name"] for g in tables["ganzhi"]
+                 if g["xun_head"] == head and nayin[g["nayin"]] == element]
+        if found:
+            failures.append(f"§1.8: {head}旬 should hold no {element} 納音, has {found}")
+    hexagrams = {h["short_name"]: h for h in tables["hexagram"]}
+    by_kw = {h["king_wen"]: h for h in tables["hexagram"]}
+    for palace, names in PALACES.items():
+        got = " ".join(h["short_name"] for h in sorted(
+            (h for h in tables["hexagram"] if h["palace"] == palace),
+            key=lambda h: h["generation"]))
+        if got != names:
+            failures.append(f"§3: palace {palace} lists {got}, expected {names}")
+    lines = {(r["king_wen"], r["position"]): r for r in tables["hexagram_line"]}
+    for short, (gz, star) in WORLD_GANZHI_AND_STAR.items():
+        h = hexagrams[short]
+        world = lines[(h["king_wen"], h["world"])]["ganzhi"]
+        if world != gz or (star and h["five_star"] != star):
+            failures.append(f"§8.6: {short} world {world} star {h['five_star']}, expected {gz} {star}")
+    for short, expected in LINE_MANSIONS.items():
+        kw = hexagrams[short]["king_wen"]
+        got = "".join(lines[(kw, p)]["mansion"] for p in range(1, 7))
+        if got != expected:
+            failures.append(f"§8.11: {short} mansions {got}, expected {expected}")
+    if len(by_kw) != 64 or len(lines) != 384:
+        failures.append("expected 64 hexagrams and 384 lines")
+    return failures

@@ -311,7 +311,7 @@ class NameAlias(Base):
         primary_key=True,
         comment="Which vocabulary: hexagram, trigram, element, stem, branch, relative, …",
     )
-    alias: Mapped[str] = mapped_column(String(64), primary_key=True, comment="An accepted form")
+    alias: Mapped[str] = mapped_column(String(120), primary_key=True, comment="An accepted form")
     canonical: Mapped[str] = mapped_column(
         String(16), comment="The canonical name (for hexagrams the King Wen number as text)"
     )

@@ -1,0 +1,45 @@
+"""Alembic environment for yimao-db.
+
+``yimao build`` passes its open connection in ``config.attributes["connection"]`` so that the
+migrations and the seed share one transaction. The ``alembic`` command line (``alembic check``,
+``alembic revision --autogenerate``) connects to ``-x db=PATH_OR_URL``, ``$YIMAO_DB_URL`` or
+``./yimao.db``. Revisions carry frozen DDL and view SQL; only this file sees the live models,
+for autogenerate and ``alembic check``.
+"""
+
+from __future__ import annotations
+
+from alembic import context
+
+from yimao_db.db import writer_engine
+from yimao_db.schema import metadata
+
+config = context.config
+
+
+def run_migrations_online() -> None:
+    connection = config.attributes.get("connection")
+    if connection is not None:
+        _run(connection)
+        return
+    db = context.get_x_argument(as_dictionary=True).get("db")
+    with writer_engine(db).connect() as conn:
+        _run(conn)
+        conn.commit()
+
+
+def _run(connection: object) -> None:
+    context.configure(
+        connection=connection,  # type: ignore[arg-type]
+        target_metadata=metadata,
+        render_as_batch=True,
+        compare_type=True,
+        transactional_ddl=True,
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+if context.is_offline_mode():
+    raise SystemExit("yimao-db migrations run online only")
+run_migrations_online()

@@ -1,0 +1,29 @@
+"""Seed: the book's numbered passages (no text), cited by every rule and symbol row."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from yimao_db.facts import read_tsv
+
+
+def rows(done: Mapping[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+    return {
+        "source_passage": [
+            {
+                "id": f"{r['chapter_no']}.{r['passage_no']}",
+                "chapter_no": int(r["chapter_no"]),
+                "chapter": r["chapter"],
+                "passage_no": int(r["passage_no"]),
+                "line_no": int(r["line_no"]),
+                "commentary_line_no": int(r["commentary_line_no"]),
+            }
+            for r in read_tsv("passages")
+        ]
+    }
+
+
+def checks(tables: Mapping[str, list[dict[str, Any]]]) -> list[str]:
+    count = len(tables["source_passage"])
+    return [] if count == 77 else [f"expected 77 source passages, found {count}"]

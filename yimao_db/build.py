@@ -1,0 +1,105 @@
+"""``yimao build``: create or upgrade the database to the head revision and seed it.
+
+Migrations and seed run in one transaction on one connection: either the whole build
+commits or the database is left exactly as it was (on SQLite the journal rolls back a
+build that is killed part-way). A database stamped with a revision this code does not
+know was made by a newer yimao-db and is refused untouched.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection
+from sqlalchemy.engine import URL
+
+from yimao_db import invariants, seeding
+from yimao_db.db import writer_engine
+from yimao_db.errors import DatabaseError, SeedCheckFailed
+from yimao_db.paths import migrations_dir
+
+
+def alembic_config() -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(migrations_dir()))
+    return cfg
+
+
+def head_revision() -> str:
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def current_revision(conn: Connection) -> str | None:
+    return MigrationContext.configure(conn).get_current_revision()
+
+
+def ensure_known_revision(conn: Connection) -> str | None:
+    """The database's revision; DatabaseError if it is newer than (unknown to) this code."""
+    current = current_revision(conn)
+    if current is not None:
+        script = ScriptDirectory.from_config(alembic_config())
+        if current not in {rev.revision for rev in script.walk_revisions()}:
+            raise DatabaseError(
+                f"the database is at schema revision {current!r}, which this yimao-db does not "
+                f"know (its newest is {head_revision()!r}); it was made by a newer yimao-db. "
+                "Upgrade yimao-db; the database was left untouched."
+            )
+    return current
+
+
+def upgrade(conn: Connection, target: str = "head") -> None:
+    cfg = alembic_config()
+    cfg.attributes["connection"] = conn
+    command.upgrade(cfg, target)
+
+
+@dataclass
+class BuildReport:
+    before: str | None
+    after: str
+    report: seeding.SyncReport
+    seconds: float
+
+    def describe(self, where: str) -> str:
+        if self.before is None:
+            schema = f"created schema at revision {self.after}"
+        elif self.before != self.after:
+            schema = f"upgraded schema {self.before} → {self.after}"
+        else:
+            schema = f"schema already at head {self.after}"
+        r = self.report
+        rows = sum(r.rows.values())
+        if r.changed:
+            data = (
+                f"seeded {len(r.rows)} tables ({rows} rows: {sum(r.inserted.values())} inserted, "
+                f"{sum(r.updated.values())} updated, {sum(r.deleted.values())} deleted)"
+            )
+        else:
+            data = f"reference data unchanged ({len(r.rows)} tables, {rows} rows)"
+        return f"{where}: {schema}; {data} in {self.seconds:.2f}s"
+
+
+def build(db: str | URL | None = None) -> BuildReport:
+    """Build or upgrade the database and (re)seed it in one transaction."""
+    started = time.perf_counter()
+    tables = seeding.compute_tables()  # self-checks run before anything is written
+    engine = writer_engine(db)
+    try:
+        with engine.begin() as conn:
+            before = ensure_known_revision(conn)
+            upgrade(conn)
+            report = seeding.sync(conn, tables)
+            failed = invariants.violations(conn)
+            if failed:
+                lines = [f"{name}: {rows}" for name, rows in failed]
+                raise SeedCheckFailed("SQL invariants failed:\n  " + "\n  ".join(lines))
+    finally:
+        engine.dispose()
+    return BuildReport(before, head_revision(), report, time.perf_counter() - started)

@@ -1,0 +1,111 @@
+"""Opening the database: URL resolution, SQLite pragmas, transactions, read-only mode.
+
+Every SQLite connection gets ``PRAGMA foreign_keys=ON`` and a busy timeout; writers use WAL
+and ``BEGIN IMMEDIATE`` so concurrent writers queue instead of failing, and readers open
+the file with ``mode=ro`` plus ``PRAGMA query_only``. The pysqlite driver's own transaction
+handling is switched off so that DDL (migrations) runs inside the same transaction as the
+seed: a build either commits whole or leaves the previous database as it was.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError
+from sqlalchemy.pool import NullPool
+
+from yimao_db.errors import DatabaseError, UsageError
+
+DEFAULT_DB = "yimao.db"
+ENV_VAR = "YIMAO_DB_URL"
+BUSY_TIMEOUT_MS = 60_000
+
+
+def resolve_url(db: str | None = None) -> URL:
+    """``--db`` value, else ``$YIMAO_DB_URL``, else ``./yimao.db``; a path or an SQLAlchemy URL."""
+    target = db or os.environ.get(ENV_VAR) or DEFAULT_DB
+    if "://" in target:
+        try:
+            return make_url(target)
+        except ArgumentError as exc:
+            raise UsageError(f"not a database URL: {target!r} ({exc})") from None
+    return URL.create("sqlite", database=str(Path(target).expanduser().resolve()))
+
+
+def is_sqlite(url: URL) -> bool:
+    return url.get_backend_name() == "sqlite"
+
+
+def sqlite_path(url: URL) -> Path | None:
+    """The file behind a SQLite URL, or None for an in-memory database."""
+    if not is_sqlite(url) or url.database in (None, "", ":memory:"):
+        return None
+    return Path(url.database).resolve()  # type: ignore[arg-type]
+
+
+def check_writable(url: URL) -> None:
+    """Refuse, with a clear message, to create a SQLite file where none can be written."""
+    path = sqlite_path(url)
+    if path is None:
+        return
+    if path.exists():
+        if path.is_dir():
+            raise DatabaseError(f"{path} is a directory, expected a database file")
+        if not os.access(path, os.R_OK | os.W_OK):
+            raise DatabaseError(f"cannot write the database {path}: permission denied")
+        return
+    parent = path.parent
+    if not parent.is_dir():
+        raise DatabaseError(f"cannot create {path}: directory {parent} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise DatabaseError(f"cannot create {path}: directory {parent} is not writable")
+
+
+def _install_sqlite_hooks(engine: Engine, *, readonly: bool) -> None:
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        if readonly:
+            cursor.execute("PRAGMA query_only=ON")
+        else:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Any) -> None:
+        conn.exec_driver_sql("BEGIN" if readonly else "BEGIN IMMEDIATE")
+
+
+def writer_engine(db: str | URL | None = None) -> Engine:
+    """An engine for building and casting."""
+    url = db if isinstance(db, URL) else resolve_url(db)
+    if is_sqlite(url):
+        check_writable(url)
+        engine = create_engine(url, poolclass=NullPool)
+        _install_sqlite_hooks(engine, readonly=False)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def reader_engine(db: str | URL | None = None) -> Engine:
+    """A read-only engine: SQLite ``mode=ro`` + ``query_only``; PostgreSQL read-only transactions."""
+    url = db if isinstance(db, URL) else resolve_url(db)
+    if is_sqlite(url):
+        path = sqlite_path(url)
+        if path is not None and not path.is_file():
+            raise DatabaseError(f"no database at {path}; run `yimao build` first")
+        target = f"file:{path}?mode=ro" if path is not None else ":memory:"
+        engine = create_engine(
+            URL.create("sqlite", database=target, query={"uri": "true"}), poolclass=NullPool
+        )
+        _install_sqlite_hooks(engine, readonly=True)
+        return engine
+    return create_engine(url, execution_options={"postgresql_readonly": True})

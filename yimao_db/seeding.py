@@ -1,0 +1,107 @@
+"""The one generic loader: run the seed scripts, check them, and sync their rows into the tables.
+
+Seed scripts are ``seed/sNN_*.py`` modules, run in name order. Each defines
+``rows(done) -> {table: [row, ...]}`` (``done`` holds the rows of the scripts before it) and
+may define ``checks(tables) -> [message, ...]`` returning the spec's self-checks that fail.
+The loader refuses to write anything if a check fails. Syncing compares each table with
+the computed rows by primary key and inserts, updates or deletes only what differs, so a
+second build changes nothing and readings that reference the tables are never disturbed.
+After syncing, the SQL invariants of :mod:`yimao_db.invariants` must return no rows.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+from sqlalchemy import Connection, Table, and_, select
+
+from yimao_db.errors import SeedCheckFailed
+from yimao_db.paths import seed_dir
+from yimao_db.schema import metadata
+
+Tables = dict[str, list[dict[str, Any]]]
+
+
+@cache
+def seed_scripts() -> tuple[ModuleType, ...]:
+    """The seed scripts in run order."""
+    modules = []
+    for path in sorted(seed_dir().glob("s[0-9][0-9]_*.py")):
+        spec = importlib.util.spec_from_file_location(f"yimao_seed_{path.stem}", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        modules.append(module)
+    return tuple(modules)
+
+
+def compute_tables() -> Tables:
+    """Every seeded table's rows, derived afresh; raises SeedCheckFailed if a self-check fails."""
+    tables: Tables = {}
+    for script in seed_scripts():
+        tables.update(script.rows(tables))
+    failures = [msg for script in seed_scripts() if hasattr(script, "checks")
+                for msg in script.checks(tables)]
+    if failures:
+        raise SeedCheckFailed("seed self-check failed:\n  " + "\n  ".join(failures))
+    unknown = set(tables) - set(metadata.tables)
+    if unknown:
+        raise SeedCheckFailed(f"seed produced rows for unknown tables: {sorted(unknown)}")
+    return tables
+
+
+@dataclass
+class SyncReport:
+    inserted: dict[str, int] = field(default_factory=dict)
+    updated: dict[str, int] = field(default_factory=dict)
+    deleted: dict[str, int] = field(default_factory=dict)
+    rows: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def changed(self) -> int:
+        return sum(self.inserted.values()) + sum(self.updated.values()) + sum(self.deleted.values())
+
+
+def seeded_tables(tables: Mapping[str, object]) -> Iterator[Table]:
+    """The seeded tables in foreign-key dependency order."""
+    return (t for t in metadata.sorted_tables if t.name in tables)
+
+
+def _key(table: Table, row: Mapping[str, Any]) -> tuple[Any, ...]:
+    return tuple(row[c.name] for c in table.primary_key.columns)
+
+
+def sync(conn: Connection, tables: Tables) -> SyncReport:
+    """Make the database's seeded tables equal ``tables``, touching only what differs."""
+    report = SyncReport()
+    ordered = list(seeded_tables(tables))
+    stale: dict[str, list[tuple[Any, ...]]] = {}
+    for table in ordered:
+        wanted = {_key(table, r): r for r in tables[table.name]}
+        current = {_key(table, dict(r)): dict(r) for r in conn.execute(select(table)).mappings()}
+        new = [wanted[k] for k in wanted.keys() - current.keys()]
+        changed = [wanted[k] for k in wanted.keys() & current.keys()
+                   if any(current[k][c] != v for c, v in wanted[k].items())]
+        if new:
+            conn.execute(table.insert(), new)
+        for row in changed:
+            conn.execute(table.update().where(_match(table, row)).values(row))
+        stale[table.name] = sorted(current.keys() - wanted.keys())
+        report.inserted[table.name] = len(new)
+        report.updated[table.name] = len(changed)
+        report.rows[table.name] = len(wanted)
+    for table in reversed(ordered):
+        for key in stale[table.name]:
+            row = dict(zip([c.name for c in table.primary_key.columns], key, strict=True))
+            conn.execute(table.delete().where(_match(table, row)))
+        report.deleted[table.name] = len(stale[table.name])
+    return report
+
+
+def _match(table: Table, row: Mapping[str, Any]) -> Any:
+    return and_(*(c == row[c.name] for c in table.primary_key.columns))
