@@ -1,0 +1,5 @@
+"""``python -m yimao_db`` is the ``yimao`` command."""
+
+from yimao_db.cli import main
+
+raise SystemExit(main())

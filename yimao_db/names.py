@@ -1,0 +1,115 @@
+"""Name aliases: every accepted spelling of every vocabulary name (§0).
+
+Built from the canonical names in the seeded tables plus three typed-in files:
+``simplified.tsv`` (traditional → simplified characters), ``variants.tsv`` (the seed text's
+variant and taboo forms) and ``labels.tsv`` (pinyin and English labels). Lookups normalise
+the input the same way (trimmed, lower-case, tone marks optional).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from functools import cache
+from typing import Any
+
+from yimao_db.facts import read_tsv
+from yimao_db.paths import seed_data_dir
+
+# kind -> (table, key column) for every vocabulary that takes aliases
+VOCABULARIES = {
+    "element": ("element", "name"),
+    "stem": ("stem", "name"),
+    "branch": ("branch", "name"),
+    "trigram": ("trigram", "name"),
+    "relative": ("relative", "name"),
+    "star": ("star", "name"),
+    "mansion": ("mansion", "name"),
+    "nayin": ("nayin", "name"),
+    "generation": ("generation", "name"),
+    "spirit": ("spirit", "name"),
+    "general": ("general", "name"),
+    "stage": ("stage", "name"),
+    "strength": ("strength", "name"),
+}
+
+
+def normalise(text: str) -> str:
+    """The lookup form of a name: NFC, trimmed, inner whitespace collapsed, lower-case."""
+    return " ".join(unicodedata.normalize("NFC", text).split()).lower()
+
+
+def toneless(text: str) -> str:
+    """Pinyin without tone marks (ü kept as u)."""
+    decomposed = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFC", "".join(c for c in decomposed if not unicodedata.combining(c)))
+
+
+def _optional_tsv(name: str) -> list[dict[str, str]]:
+    return read_tsv(name) if (seed_data_dir() / f"{name}.tsv").exists() else []
+
+
+@cache
+def simplified_map() -> dict[str, str]:
+    return {r["traditional"]: r["simplified"] for r in _optional_tsv("simplified")}
+
+
+def simplify(text: str) -> str:
+    table = simplified_map()
+    return "".join(table.get(c, c) for c in text)
+
+
+def alias_rows(tables: Mapping[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Rows for ``name_alias``; aliases that would name two entities of one kind are dropped."""
+    candidates: list[tuple[str, str, str, str]] = []  # kind, alias, canonical, form
+
+    def add(kind: str, canonical: str, names: Iterable[tuple[str, str]]) -> None:
+        for form, alias in names:
+            if alias:
+                candidates.append((kind, normalise(alias), canonical, form))
+
+    for kind, (table, column) in VOCABULARIES.items():
+        for row in tables.get(table, []):
+            name = str(row[column])
+            add(kind, name, [("canonical", name), ("simplified", simplify(name))])
+    for h in tables.get("hexagram", []):
+        kw = str(h["king_wen"])
+        add(
+            "hexagram",
+            kw,
+            [
+                ("canonical", h["name"]),
+                ("short", h["short_name"]),
+                ("simplified", simplify(h["name"])),
+                ("simplified", simplify(h["short_name"])),
+                ("number", kw),
+                ("bits", h["bits"]),
+            ],
+        )
+    short_to_kw = {h["short_name"]: str(h["king_wen"]) for h in tables.get("hexagram", [])}
+    full_to_kw = {h["name"]: str(h["king_wen"]) for h in tables.get("hexagram", [])}
+    for r in _optional_tsv("variants"):
+        canonical = r["canonical"]
+        if r["kind"] == "hexagram":
+            canonical = short_to_kw.get(canonical) or full_to_kw.get(canonical, "")
+        if canonical:
+            add(r["kind"], canonical, [("variant", r["variant"]), ("simplified", simplify(r["variant"]))])
+    for r in _optional_tsv("labels"):
+        canonical = r["name"]
+        if r["kind"] == "hexagram":
+            canonical = full_to_kw.get(canonical) or short_to_kw.get(canonical, "")
+        if canonical:
+            add(
+                r["kind"],
+                canonical,
+                [("pinyin", r["pinyin"]), ("pinyin", toneless(r["pinyin"])), ("english", r["english"])],
+            )
+    targets: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for kind, alias, canonical, _ in candidates:
+        targets[(kind, alias)].add(canonical)
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for kind, alias, canonical, form in candidates:
+        if len(targets[(kind, alias)]) == 1 and (kind, alias) not in rows:
+            rows[(kind, alias)] = {"kind": kind, "alias": alias, "canonical": canonical, "form": form}
+    return list(rows.values())
