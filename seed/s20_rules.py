@@ -1,0 +1,245 @@
+"""Seed: the rule tables (issue 4), derived by the pure rules and checked against the spec.
+
+Citations follow ``seed/data/passages.tsv``. ``basis`` is 'standard' where the spec calls a
+table standard practice, 'decision' for the spec's noble-hour Decision, else 'book'.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from yimao_db.facts import facts
+from yimao_db.rules import directions, dusk, relations, spirits, stages
+from yimao_db.rules.ganzhi import ordinal_of
+
+Rows = dict[str, list[dict[str, Any]]]
+
+BOOK, STANDARD, DECISION = "book", "standard", "decision"
+
+
+def cite(passage: str | None, basis: str) -> dict[str, Any]:
+    return {"passage": passage, "basis": basis}
+
+
+def vocabulary_rows() -> Rows:
+    return {
+        "spirit": [
+            {
+                "name": s.name,
+                "ordinal": s.ordinal,
+                "element": s.element,
+                "direction": s.direction,
+                **cite(s.passage, BOOK),
+            }
+            for s in spirits.spirits()
+        ],
+        "general": [
+            {"name": g, "ordinal": i, **cite("7.2", BOOK)}
+            for i, g in enumerate(spirits.general_names(), 1)
+        ],
+        "stage": [
+            {"name": s, "ordinal": i, **cite("1.7", STANDARD)}
+            for i, s in enumerate(stages.stage_names(), 1)
+        ],
+        "strength": [
+            {"name": s, "ordinal": i, **cite("1.7", STANDARD)}
+            for i, s in enumerate(stages.strength_names(), 1)
+        ],
+    }
+
+
+def relation_rows() -> Rows:
+    def both(relation: str, pairs: list[tuple[str, str]]) -> list[dict[str, Any]]:
+        return [
+            {"relation": relation, "first": a, "second": b, "kind": None, **cite("1.7", STANDARD)}
+            for x, y in pairs
+            for a, b in ((x, y), (y, x))
+        ]
+
+    def directed(relation: str, pairs: list[tuple[str, str]]) -> list[dict[str, Any]]:
+        return [
+            {"relation": relation, "first": a, "second": b, "kind": None, **cite("8.14", STANDARD)}
+            for a, b in pairs
+        ]
+
+    branch_relation = [
+        *both(relations.SIX_HARMONY, relations.six_harmonies()),
+        *both(relations.SIX_CLASH, relations.six_clashes()),
+        *both(relations.SIX_HARM, relations.six_harms()),
+        *(
+            {
+                "relation": relations.PUNISHMENT,
+                "first": p.first,
+                "second": p.second,
+                "kind": p.kind,
+                **cite("1.7", STANDARD),
+            }
+            for p in relations.punishments()
+        ),
+        *directed(relations.ADVANCE, relations.advancing()),
+        *directed(relations.RETREAT, relations.retreating()),
+    ]
+    return {
+        "branch_relation": branch_relation,
+        "branch_triad": [
+            {"element": t.element, "branch": b, "role": role, **cite("8.14", STANDARD)}
+            for t in relations.triads()
+            for b, role in t.roles.items()
+        ],
+        "stem_combination": [
+            {"first": a, "second": b, "element": element, **cite("1.7", STANDARD)}
+            for x, y, element in relations.stem_combinations()
+            for a, b in ((x, y), (y, x))
+        ],
+    }
+
+
+def stage_rows() -> Rows:
+    f = facts()
+    return {
+        "twelve_stage": [
+            {"element": e, "branch": b, "stage": stages.stage(e, b), **cite("1.7", STANDARD)}
+            for e in f.elements
+            for b in f.branches
+        ],
+        "seasonal_strength": [
+            {
+                "month_branch": m,
+                "element": e,
+                "strength": stages.strength(m, e),
+                **cite("1.7", STANDARD),
+            }
+            for m in f.branches
+            for e in f.elements
+        ],
+    }
+
+
+def place_rows() -> Rows:
+    return {
+        "direction_24": [
+            {"name": m.name, "ordinal": m.ordinal, "direction": m.direction, **cite("1.8", BOOK)}
+            for m in directions.directions_24()
+        ],
+        "dusk_mansion": [
+            {"month_branch": b, "mansion": dusk.dusk_mansion(b), **cite("8.12", BOOK)}
+            for b in facts().branches
+        ],
+    }
+
+
+def spirit_rows() -> Rows:
+    f = facts()
+    return {
+        "day_spirit": [
+            {"day_stem": s, "position": p, "spirit": spirit, **cite("7.2", BOOK)}
+            for s in f.stems
+            for p, spirit in enumerate(spirits.day_spirits(s), 1)
+        ],
+        "month_spirit": [
+            {"month_branch": m, "spirit": spirit, "branch": b, **cite("7.10", BOOK)}
+            for m in f.branches
+            for spirit, b in spirits.month_spirits(m).items()
+        ],
+        "noble_hour": [
+            {"hour_branch": b, "half": spirits.noble_half(b), **cite("7.2", DECISION)}
+            for b in f.branches
+        ],
+        "noble_general": [
+            {"day_stem": s, "half": h, "branch": b, "general": g, **cite("7.2", STANDARD)}
+            for s in f.stems
+            for h in spirits.HALVES
+            for b, g in spirits.generals(s, h).items()
+        ],
+    }
+
+
+def pillar_rows() -> Rows:
+    f = facts()
+
+    def name(stem: str, branch: str) -> str:
+        ordinal_of(stem, branch)  # raises if the pair is not one of the sixty
+        return stem + branch
+
+    return {
+        "hour_stem": [
+            {
+                "day_stem": d,
+                "hour_branch": h,
+                "hour_ganzhi": name(spirits.hour_stem(d, h), h),
+                **cite("7.2", BOOK),
+            }
+            for d in f.stems
+            for h in f.branches
+        ],
+        "month_stem": [
+            {
+                "year_stem": y,
+                "month_branch": m,
+                "month_ganzhi": name(spirits.month_stem(y, m), m),
+                **cite(None, STANDARD),
+            }
+            for y in f.stems
+            for m in f.branches
+        ],
+    }
+
+
+def rows(done: Mapping[str, list[dict[str, Any]]]) -> Rows:
+    """Rows for every rule table, parents (vocabularies) first."""
+    out: Rows = {}
+    for part in (vocabulary_rows, relation_rows, stage_rows, place_rows, spirit_rows, pillar_rows):
+        out.update(part())
+    return out
+
+
+# --- self-checks from the spec -----------------------------------------------------------
+
+YIN_MONTH_SPIRITS = {
+    "青龍": "寅",
+    "白虎": "申",
+    "勾陳": "丑",
+    "朱雀": "巳",
+    "玄武": "亥",
+    "騰蛇": "辰",
+}
+XINWEI_CHEN_GENERALS = {"寅": "貴人", "未": "青龍", "酉": "白虎"}
+TOMBS = {"木": "未", "火": "戌", "金": "丑", "水": "辰", "土": "辰"}
+SYMMETRIC = ("六合", "六衝", "六害")
+
+
+def checks(tables: Mapping[str, list[dict[str, Any]]]) -> list[str]:
+    """Messages for each spec self-check the rows fail (empty when all hold)."""
+    failed: list[str] = []
+
+    in_yin = {r["spirit"]: r["branch"] for r in tables["month_spirit"] if r["month_branch"] == "寅"}
+    if in_yin != YIN_MONTH_SPIRITS:
+        failed.append(f"month_spirit: 寅 month gives {in_yin}, spec §7 says {YIN_MONTH_SPIRITS}")
+
+    half = {r["hour_branch"]: r["half"] for r in tables["noble_hour"]}["辰"]
+    placed = {
+        r["branch"]: r["general"]
+        for r in tables["noble_general"]
+        if r["day_stem"] == "辛" and r["half"] == half
+    }
+    wanted = {b: placed.get(b) for b in XINWEI_CHEN_GENERALS}
+    if wanted != XINWEI_CHEN_GENERALS:
+        failed.append(
+            f"noble_general: 辛未 day 辰 hour gives {wanted}, §7.2 says {XINWEI_CHEN_GENERALS}"
+        )
+
+    tombs = {r["element"]: r["branch"] for r in tables["twelve_stage"] if r["stage"] == "墓"}
+    if tombs != TOMBS:
+        failed.append(f"twelve_stage: 墓 places are {tombs}, spec §1 says {TOMBS}")
+
+    pairs = {(r["relation"], r["first"], r["second"]) for r in tables["branch_relation"]}
+    for relation, first, second in sorted(pairs):
+        if relation in SYMMETRIC and (relation, second, first) not in pairs:
+            failed.append(f"branch_relation: {relation} {first}{second} lacks {second}{first}")
+    combos = {(r["first"], r["second"]) for r in tables["stem_combination"]}
+    for first, second in sorted(combos):
+        if (second, first) not in combos:
+            failed.append(f"stem_combination: {first}{second} lacks {second}{first}")
+
+    return failed

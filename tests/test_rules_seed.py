@@ -1,0 +1,141 @@
+"""The rule tables' seed rows (seed/s20_rules.py): counts, citations, self-checks, schema."""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from yimao_db.facts import facts, read_tsv
+from yimao_db.paths import seed_dir
+from yimao_db.rules import directions, dusk, relations, spirits, stages
+from yimao_db.schema import metadata
+from yimao_db.schema import rules as schema
+from yimao_db.schema.base import Base
+
+Rows = dict[str, list[dict[str, Any]]]
+
+COUNTS = {
+    "spirit": 6,
+    "general": 12,
+    "stage": 12,
+    "strength": 5,
+    "branch_relation": 64,
+    "branch_triad": 12,
+    "stem_combination": 10,
+    "twelve_stage": 60,
+    "seasonal_strength": 60,
+    "direction_24": 24,
+    "dusk_mansion": 12,
+    "day_spirit": 60,
+    "month_spirit": 72,
+    "noble_hour": 12,
+    "noble_general": 240,
+    "hour_stem": 120,
+    "month_stem": 120,
+}
+
+
+@cache
+def _module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("s20_rules", seed_dir() / "s20_rules.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def seed_rows() -> Rows:
+    rows: Rows = _module().rows({})
+    return rows
+
+
+def test_counts(seed_rows: Rows) -> None:
+    assert {t: len(r) for t, r in seed_rows.items()} == COUNTS
+
+
+def test_rows_fit_their_tables(seed_rows: Rows) -> None:
+    for name, rows in seed_rows.items():
+        table = metadata.tables[name]
+        columns = {c.name for c in table.columns}
+        for row in rows:
+            assert set(row) == columns, name
+        key = [c.name for c in table.primary_key.columns]
+        assert len({tuple(r[k] for k in key) for r in rows}) == len(rows), name
+
+
+def test_every_column_has_a_comment_and_every_table_a_doc() -> None:
+    for name in COUNTS:
+        table = metadata.tables[name]
+        assert all(c.comment for c in table.columns), name
+    for mapper in Base.registry.mappers:
+        cls = mapper.class_
+        if cls.__module__ == schema.__name__:
+            assert cls.__doc__ and cls.__doc__.strip()
+
+
+def test_citations(seed_rows: Rows) -> None:
+    passages = {f"{r['chapter_no']}.{r['passage_no']}" for r in read_tsv("passages")}
+    for name, rows in seed_rows.items():
+        for row in rows:
+            assert row["basis"] in ("book", "standard", "decision"), name
+            assert row["passage"] is None or row["passage"] in passages, (name, row)
+            assert row["basis"] != "book" or row["passage"], name
+    assert {r["basis"] for r in seed_rows["noble_hour"]} == {"decision"}
+    assert {r["passage"] for r in seed_rows["dusk_mansion"]} == {"8.12"}
+    assert {r["passage"] for r in seed_rows["direction_24"]} == {"1.8"}
+    assert {r["passage"] for r in seed_rows["day_spirit"]} == {"7.2"}
+
+
+def test_checks_pass(seed_rows: Rows) -> None:
+    assert _module().checks(seed_rows) == []
+
+
+def test_checks_catch_failures(seed_rows: Rows) -> None:
+    broken = copy.deepcopy(seed_rows)
+    broken["branch_relation"] = [
+        r for r in broken["branch_relation"] if (r["relation"], r["first"]) != ("六合", "丑")
+    ]
+    for row in broken["month_spirit"]:
+        if (row["month_branch"], row["spirit"]) == ("寅", "騰蛇"):
+            row["branch"] = "午"
+    for row in broken["twelve_stage"]:
+        if (row["element"], row["branch"]) == ("土", "辰"):
+            row["stage"] = "養"
+    for row in broken["noble_general"]:
+        if (row["day_stem"], row["half"], row["branch"]) == ("辛", "陽貴", "寅"):
+            row["general"] = "天后"
+    messages = _module().checks(broken)
+    assert len(messages) == 4
+    for table in ("branch_relation", "month_spirit", "twelve_stage", "noble_general"):
+        assert any(m.startswith(table) for m in messages)
+
+
+def test_directions() -> None:
+    names = "".join(m.name for m in directions.directions_24())
+    assert names == "壬子癸丑艮寅甲卯乙辰巽巳丙午丁未坤申庚酉辛戌乾亥"
+    assert directions.direction_of("子") == "北"
+    assert directions.direction_of("坤") == "西南"
+    assert [m.ordinal for m in directions.directions_24()] == list(range(1, 25))
+    assert set(facts().branches) <= set(names)
+
+
+def test_dusk() -> None:
+    got = "".join(dusk.dusk_mansion(b) for b in "寅卯辰巳午未申酉戌亥子丑")
+    assert got == "胃畢井柳翼軫氐尾斗女室奎"
+    assert set(got) <= set(facts().mansions)
+
+
+def test_schema_domains_match_the_rules() -> None:
+    assert schema.BRANCH_RELATIONS == relations.BRANCH_RELATIONS
+    assert set(schema.PUNISHMENT_KINDS) == {p.kind for p in relations.punishments()}
+    assert schema.TRIAD_ROLES == relations.TRIAD_ROLES
+    assert set(relations.TRIAD_ROLES) <= set(stages.stage_names())
+    assert schema.HALVES == spirits.HALVES
+    assert schema.EIGHT_DIRECTIONS == directions.EIGHT_DIRECTIONS
+    assert {s.direction for s in spirits.spirits()} <= set(schema.SPIRIT_DIRECTIONS)
