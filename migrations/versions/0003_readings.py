@@ -1,0 +1,310 @@
+"""Readings: the reading and reading_line tables and the chart views.
+
+v_reading, v_reading_line and v_reading_hidden assemble a chart by joining the reference and
+rule tables; nothing derived is stored. Helper views: v_reading_cast (primary and changed
+bits per reading), v_hexagram_pattern (互卦, 六衝卦, 六合卦, 卦身 lines) and
+v_month_spirit_branch (the 大六神 standing on each branch, at most two, joined by ',').
+The SQL is portable between SQLite and PostgreSQL (no string_agg/group_concat).
+
+Revision ID: 0003
+Revises: 0002
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0003"
+down_revision: str | None = "0002"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def _pivot(expr: str, sep: str = "") -> str:
+    """Concatenate a per-position expression over positions 1..6 (portable SQL, no string_agg)."""
+    return " || ".join(
+        f"MAX(CASE WHEN rl.position = {p} THEN {expr.format(p=p)} ELSE '' END)" for p in range(1, 7)
+    )
+
+
+NAJIA_HALF = (
+    "CASE WHEN r.najia_variant = 'seasonal' AND r.half_year = '夏至後' "
+    "THEN '夏至後' ELSE '冬至後' END"
+)
+
+VIEWS = {
+    "v_month_spirit_branch": """
+SELECT x.month_branch, x.branch, x.spirit_count,
+       s_lo.name || CASE WHEN x.hi <> x.lo THEN ',' || s_hi.name ELSE '' END AS spirits
+FROM (SELECT m.month_branch, m.branch, MIN(s.ordinal) AS lo, MAX(s.ordinal) AS hi,
+             COUNT(*) AS spirit_count
+      FROM month_spirit m JOIN spirit s ON s.name = m.spirit
+      GROUP BY m.month_branch, m.branch) x
+JOIN spirit s_lo ON s_lo.ordinal = x.lo
+JOIN spirit s_hi ON s_hi.ordinal = x.hi
+""",
+    "v_hexagram_pattern": f"""
+SELECT a.king_wen, n.king_wen AS nuclear_king_wen,
+       CASE WHEN SUM(CASE WHEN c.first IS NOT NULL THEN 1 ELSE 0 END) = 3 THEN 1 ELSE 0 END
+         AS is_liuchong,
+       CASE WHEN SUM(CASE WHEN m.first IS NOT NULL THEN 1 ELSE 0 END) = 3 THEN 1 ELSE 0 END
+         AS is_liuhe,
+       rtrim({_pivot("CASE WHEN a.branch = h.gua_shen THEN '{p},' ELSE '' END").replace("rl.", "a.")}, ',')
+         AS gua_shen_positions
+FROM hexagram_line a
+JOIN hexagram h ON h.king_wen = a.king_wen
+JOIN hexagram n ON n.bits = substr(h.bits, 2, 3) || substr(h.bits, 3, 3)
+LEFT JOIN hexagram_line b ON b.king_wen = a.king_wen AND b.position = a.position + 3
+LEFT JOIN branch_relation c ON c.relation = '六衝' AND c.first = a.branch AND c.second = b.branch
+LEFT JOIN branch_relation m ON m.relation = '六合' AND m.first = a.branch AND m.second = b.branch
+GROUP BY a.king_wen, n.king_wen
+""",
+    "v_reading_cast": f"""
+SELECT rl.reading_id,
+       {_pivot("CASE WHEN rl.value IN (7, 9) THEN '1' ELSE '0' END")} AS primary_bits,
+       {_pivot("CASE WHEN rl.value IN (6, 7) THEN '1' ELSE '0' END")} AS changed_bits,
+       rtrim({_pivot("CASE WHEN rl.value IN (6, 9) THEN '{p},' ELSE '' END")}, ',') AS moving_lines,
+       SUM(CASE WHEN rl.value IN (6, 9) THEN 1 ELSE 0 END) AS moving_count,
+       COUNT(*) AS line_count
+FROM reading_line rl
+GROUP BY rl.reading_id
+""",
+    "v_reading": """
+SELECT r.id AS reading_id, r.question, r.cast_at, r.tz,
+       r.year_gz, r.month_gz, r.day_gz, r.hour_gz,
+       d.void_first || d.void_second AS void_branches,
+       p.king_wen AS primary_king_wen, p.name AS primary_name,
+       c.king_wen AS changed_king_wen, c.name AS changed_name,
+       p.palace, rc.moving_lines, pat.nuclear_king_wen, pat.is_liuchong, pat.is_liuhe,
+       g.name AS generation_name, p.gua_shen, pat.gua_shen_positions, p.shi_shen_line,
+       r.created_at, r.method, r.cast_input, r.month_branch, r.solar_term, r.half_year,
+       r.early_rat, r.najia_variant, p.bits AS primary_bits, c.bits AS changed_bits,
+       p.short_name AS primary_short_name, c.short_name AS changed_short_name
+FROM reading r
+JOIN v_reading_cast rc ON rc.reading_id = r.id
+JOIN ganzhi d ON d.name = r.day_gz
+JOIN hexagram p ON p.bits = rc.primary_bits
+LEFT JOIN hexagram c ON c.bits = rc.changed_bits AND rc.moving_count > 0
+JOIN generation g ON g.ordinal = p.generation
+JOIN v_hexagram_pattern pat ON pat.king_wen = p.king_wen
+""",
+    "v_reading_line": f"""
+SELECT rl.reading_id, rl.position, rl.value,
+       CASE WHEN rl.value IN (6, 9) THEN 1 ELSE 0 END AS is_moving,
+       nj.stem, l.branch, l.element, l.relative,
+       ds.spirit, hsp.spirit AS hour_spirit, msb.spirits AS month_spirit,
+       ng.general AS noble_general,
+       l.is_world, l.is_response, l.is_between, l.mansion,
+       CASE WHEN l.mansion = dm.mansion THEN 1 ELSE 0 END AS is_dusk_mansion,
+       CASE WHEN l.branch IN (d.void_first, d.void_second) THEN 1 ELSE 0 END AS is_void,
+       CASE WHEN mb.first IS NULL THEN 0 ELSE 1 END AS is_month_break,
+       CASE WHEN dc.first IS NULL THEN 0 ELSE 1 END AS is_day_clash,
+       ss.strength, ts.stage,
+       cnj.stem AS changed_stem, cl.branch AS changed_branch, cl.element AS changed_element,
+       crel.name AS changed_relative,
+       CASE WHEN rl.value IN (6, 9) THEN rtrim(
+              CASE WHEN jin.first IS NOT NULL THEN '化進神,' ELSE '' END
+           || CASE WHEN tui.first IS NOT NULL THEN '化退神,' ELSE '' END
+           || CASE WHEN ce.generates = l.element THEN '回頭生,' ELSE '' END
+           || CASE WHEN ce.controls = l.element THEN '回頭克,' ELSE '' END
+           || CASE WHEN cl.branch IN (d.void_first, d.void_second) THEN '化空,' ELSE '' END
+           || CASE WHEN cpo.first IS NOT NULL THEN '化破,' ELSE '' END
+           || CASE WHEN cts.stage = '墓' THEN '化墓,' ELSE '' END
+           || CASE WHEN cts.stage = '絕' THEN '化絕,' ELSE '' END, ',') END AS transform,
+       nj.stem || l.branch AS ganzhi,
+       CASE WHEN cnj.stem IS NULL THEN NULL ELSE cnj.stem || cl.branch END AS changed_ganzhi
+FROM reading r
+JOIN v_reading_cast rc ON rc.reading_id = r.id
+JOIN reading_line rl ON rl.reading_id = r.id
+JOIN hexagram h ON h.bits = rc.primary_bits
+JOIN hexagram_line l ON l.king_wen = h.king_wen AND l.position = rl.position
+JOIN najia nj ON nj.half_year = {NAJIA_HALF}
+  AND nj.trigram = CASE WHEN rl.position <= 3 THEN h.lower ELSE h.upper END
+  AND nj.position = rl.position
+JOIN ganzhi d ON d.name = r.day_gz
+JOIN day_spirit ds ON ds.day_stem = d.stem AND ds.position = rl.position
+JOIN seasonal_strength ss ON ss.month_branch = r.month_branch AND ss.element = l.element
+JOIN twelve_stage ts ON ts.element = l.element AND ts.branch = d.branch
+LEFT JOIN ganzhi hg ON hg.name = r.hour_gz
+LEFT JOIN hour_stem hs ON hs.day_stem = d.stem AND hs.hour_branch = hg.branch
+LEFT JOIN ganzhi hsg ON hsg.name = hs.hour_ganzhi
+LEFT JOIN day_spirit hsp ON hsp.day_stem = hsg.stem AND hsp.position = rl.position
+LEFT JOIN v_month_spirit_branch msb ON msb.month_branch = r.month_branch AND msb.branch = l.branch
+LEFT JOIN noble_hour nh ON nh.hour_branch = hg.branch
+LEFT JOIN noble_general ng ON ng.day_stem = d.stem AND ng.half = nh.half AND ng.branch = l.branch
+LEFT JOIN dusk_mansion dm ON dm.month_branch = r.month_branch
+LEFT JOIN branch_relation mb
+  ON mb.relation = '六衝' AND mb.first = l.branch AND mb.second = r.month_branch
+LEFT JOIN branch_relation dc ON dc.relation = '六衝' AND dc.first = l.branch AND dc.second = d.branch
+LEFT JOIN hexagram ch ON ch.bits = rc.changed_bits AND rl.value IN (6, 9)
+LEFT JOIN hexagram_line cl ON cl.king_wen = ch.king_wen AND cl.position = rl.position
+LEFT JOIN najia cnj ON cnj.half_year = {NAJIA_HALF}
+  AND cnj.trigram = CASE WHEN rl.position <= 3 THEN ch.lower ELSE ch.upper END
+  AND cnj.position = rl.position
+JOIN trigram pt ON pt.name = h.palace
+JOIN element pe ON pe.name = pt.element
+LEFT JOIN element ce ON ce.name = cl.element
+LEFT JOIN relative crel ON crel.relation = CASE
+       WHEN ce.name = pe.name THEN 'same' WHEN pe.generates = ce.name THEN 'i_generate'
+       WHEN pe.controls = ce.name THEN 'i_control' WHEN ce.generates = pe.name THEN 'generates_me'
+       ELSE 'controls_me' END
+  AND ce.name IS NOT NULL
+LEFT JOIN branch_relation jin ON jin.relation = '進神' AND jin.first = l.branch AND jin.second = cl.branch
+LEFT JOIN branch_relation tui ON tui.relation = '退神' AND tui.first = l.branch AND tui.second = cl.branch
+LEFT JOIN branch_relation cpo
+  ON cpo.relation = '六衝' AND cpo.first = cl.branch AND cpo.second = r.month_branch
+LEFT JOIN twelve_stage cts ON cts.element = l.element AND cts.branch = cl.branch
+""",
+    "v_reading_hidden": f"""
+SELECT r.id AS reading_id, hs.position, hs.relative,
+       hnj.stem || hs.branch AS ganzhi, hs.element, onj.stem || o.branch AS over_ganzhi,
+       CASE WHEN hs.branch IN (d.void_first, d.void_second) THEN 1 ELSE 0 END AS is_void,
+       CASE WHEN mb.first IS NULL THEN 0 ELSE 1 END AS is_month_break,
+       ss.strength, ts.stage, hs.stem, hs.branch, o.relative AS over_relative
+FROM reading r
+JOIN v_reading_cast rc ON rc.reading_id = r.id
+JOIN hexagram h ON h.bits = rc.primary_bits
+JOIN hidden_spirit hs ON hs.king_wen = h.king_wen
+JOIN hexagram_line o ON o.king_wen = h.king_wen AND o.position = hs.position
+JOIN najia hnj ON hnj.half_year = {NAJIA_HALF} AND hnj.trigram = h.palace
+  AND hnj.position = hs.position
+JOIN najia onj ON onj.half_year = {NAJIA_HALF}
+  AND onj.trigram = CASE WHEN hs.position <= 3 THEN h.lower ELSE h.upper END
+  AND onj.position = hs.position
+JOIN ganzhi d ON d.name = r.day_gz
+JOIN seasonal_strength ss ON ss.month_branch = r.month_branch AND ss.element = hs.element
+JOIN twelve_stage ts ON ts.element = hs.element AND ts.branch = d.branch
+LEFT JOIN branch_relation mb
+  ON mb.relation = '六衝' AND mb.first = hs.branch AND mb.second = r.month_branch
+""",
+}
+
+
+def upgrade() -> None:
+    op.create_table(
+        "reading",
+        sa.Column("id", sa.Integer(), nullable=False, comment="Reading id"),
+        sa.Column(
+            "created_at",
+            sa.String(length=32),
+            nullable=False,
+            comment="When the reading was stored, UTC ISO 8601",
+        ),
+        sa.Column("question", sa.Text(), nullable=True, comment="The question, verbatim"),
+        sa.Column(
+            "method",
+            sa.String(length=16),
+            nullable=False,
+            comment="values, coins, notation (乾之姤), hexagram (+ moving lines) or random",
+        ),
+        sa.Column(
+            "cast_input",
+            sa.Text(),
+            nullable=True,
+            comment="What was typed to cast it (NULL for random)",
+        ),
+        sa.Column(
+            "cast_at",
+            sa.String(length=40),
+            nullable=True,
+            comment="The moment as local civil time with offset, ISO 8601",
+        ),
+        sa.Column("tz", sa.String(length=64), nullable=True, comment="IANA time zone of cast_at"),
+        sa.Column("year_gz", sa.String(length=2), nullable=True, comment="Year pillar"),
+        sa.Column("month_gz", sa.String(length=2), nullable=True, comment="Month pillar"),
+        sa.Column(
+            "month_branch", sa.String(length=1), nullable=False, comment="月建, the month's branch"
+        ),
+        sa.Column("day_gz", sa.String(length=2), nullable=False, comment="Day pillar"),
+        sa.Column("hour_gz", sa.String(length=2), nullable=True, comment="Hour pillar"),
+        sa.Column(
+            "solar_term",
+            sa.String(length=4),
+            nullable=True,
+            comment="The solar term in force at cast_at",
+        ),
+        sa.Column(
+            "half_year",
+            sa.String(length=4),
+            nullable=True,
+            comment="冬至後 or 夏至後 at cast_at (§4.3, §12)",
+        ),
+        sa.Column(
+            "early_rat",
+            sa.Integer(),
+            nullable=False,
+            comment="1 if 23:00–24:00 counted as the next day (早子時, §12)",
+        ),
+        sa.Column(
+            "najia_variant",
+            sa.String(length=8),
+            nullable=False,
+            comment="fixed (default) or seasonal 二老時遷 (§4.3)",
+        ),
+        sa.CheckConstraint(
+            "half_year IN ('冬至後', '夏至後')", name=op.f("ck_reading_half_year_domain")
+        ),
+        sa.CheckConstraint(
+            "method IN ('values', 'coins', 'notation', 'hexagram', 'random')",
+            name=op.f("ck_reading_method_domain"),
+        ),
+        sa.CheckConstraint(
+            "najia_variant IN ('fixed', 'seasonal')", name=op.f("ck_reading_najia_variant_domain")
+        ),
+        sa.CheckConstraint("early_rat IN (0, 1)", name=op.f("ck_reading_early_rat_bool")),
+        sa.ForeignKeyConstraint(["day_gz"], ["ganzhi.name"], name=op.f("fk_reading_day_gz_ganzhi")),
+        sa.ForeignKeyConstraint(
+            ["hour_gz"], ["ganzhi.name"], name=op.f("fk_reading_hour_gz_ganzhi")
+        ),
+        sa.ForeignKeyConstraint(
+            ["month_branch"], ["branch.name"], name=op.f("fk_reading_month_branch_branch")
+        ),
+        sa.ForeignKeyConstraint(
+            ["month_gz"], ["ganzhi.name"], name=op.f("fk_reading_month_gz_ganzhi")
+        ),
+        sa.ForeignKeyConstraint(
+            ["year_gz"], ["ganzhi.name"], name=op.f("fk_reading_year_gz_ganzhi")
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_reading")),
+        comment="A cast: the question, how it was cast, and the moment (as given or as computed by the calendar). The chart is assembled from the reference tables by v_reading.",
+    )
+    op.create_table(
+        "reading_line",
+        sa.Column("reading_id", sa.Integer(), nullable=False, comment="The reading"),
+        sa.Column("position", sa.Integer(), nullable=False, comment="Line 1..6 from the bottom"),
+        sa.Column(
+            "value",
+            sa.Integer(),
+            nullable=False,
+            comment="6 old yin (moving), 7 young yang, 8 young yin, 9 old yang (moving)",
+        ),
+        sa.Column(
+            "coins",
+            sa.Integer(),
+            nullable=True,
+            comment="Number of backs among the three coins (value = 6 + backs), when thrown",
+        ),
+        sa.CheckConstraint(
+            "coins IS NULL OR coins = value - 6", name=op.f("ck_reading_line_coins_value")
+        ),
+        sa.CheckConstraint("position BETWEEN 1 AND 6", name=op.f("ck_reading_line_position_range")),
+        sa.CheckConstraint("value BETWEEN 6 AND 9", name=op.f("ck_reading_line_value_range")),
+        sa.ForeignKeyConstraint(
+            ["reading_id"],
+            ["reading.id"],
+            name=op.f("fk_reading_line_reading_id_reading"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("reading_id", "position", name=op.f("pk_reading_line")),
+        comment="The six cast lines of a reading: value 6..9 and, when thrown, the coins (§2).",
+    )
+    for name, sql in VIEWS.items():
+        op.execute(f"CREATE VIEW {name} AS {sql}")
+
+
+def downgrade() -> None:
+    for name in reversed(VIEWS):
+        op.execute(f"DROP VIEW {name}")
+    op.drop_table("reading_line")
+    op.drop_table("reading")

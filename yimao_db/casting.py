@@ -1,0 +1,124 @@
+"""Casting inputs (§2, §11): every form a practitioner writes, turned into six line values.
+
+Forms: six values 6..9 from line 1 up (``789678``); coin throws as the number of backs per
+line (``2,1,3,0,2,2``: value = 6 + backs); ``乾之姤`` (primary 之 changed); a hexagram with
+moving lines (``姤:1,4`` or a hexagram and ``moving=[1, 4]``); random throws from
+:mod:`secrets`. Names resolve through ``name_alias``.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import Connection, text
+
+from yimao_db import lookup
+from yimao_db.errors import UsageError
+
+_SPLIT = re.compile(r"[\s,，、]+")
+
+
+@dataclass(frozen=True)
+class Cast:
+    method: str  # values, coins, notation, hexagram, random
+    values: str  # six characters 6..9, line 1 first
+    coins: tuple[int, ...] | None  # backs per line, when thrown
+    cast_input: str | None
+
+    @property
+    def moving(self) -> list[int]:
+        return [i for i, v in enumerate(self.values, 1) if v in "69"]
+
+
+def from_values(text: str) -> Cast:
+    digits = text.strip()
+    if len(digits) != 6 or any(c not in "6789" for c in digits):
+        raise UsageError(
+            f"bad line values {text!r}: expected six digits 6-9 from line 1 up, e.g. 789678"
+        )
+    return Cast("values", digits, None, digits)
+
+
+def from_coins(text: str) -> Cast:
+    parts = [p for p in _SPLIT.split(text.strip()) if p]
+    if len(parts) == 1 and len(parts[0]) == 6:
+        parts = list(parts[0])
+    if len(parts) != 6 or any(p not in {"0", "1", "2", "3"} for p in parts):
+        raise UsageError(
+            f"bad coins {text!r}: expected six counts of backs 0-3 from line 1 up, e.g. 2,1,3,0,2,2"
+        )
+    backs = tuple(int(p) for p in parts)
+    return Cast("coins", "".join(str(6 + b) for b in backs), backs, text.strip())
+
+
+def random_cast() -> Cast:
+    """Three coins per line from a cryptographically strong source."""
+    backs = tuple(sum(secrets.randbelow(2) for _ in range(3)) for _ in range(6))
+    return Cast("random", "".join(str(6 + b) for b in backs), backs, None)
+
+
+def values_from_change(primary_bits: str, changed_bits: str) -> str:
+    """Line values for a primary hexagram that changes into ``changed_bits``."""
+    table = {("1", "1"): "7", ("1", "0"): "9", ("0", "0"): "8", ("0", "1"): "6"}
+    return "".join(table[(p, c)] for p, c in zip(primary_bits, changed_bits, strict=True))
+
+
+def _bits(conn: Connection, typed: str) -> str:
+    kw = lookup.hexagram(conn, typed)
+    query = text("SELECT bits FROM hexagram WHERE king_wen = :kw")
+    return str(conn.execute(query, {"kw": kw}).scalar_one())
+
+
+def parse_moving(text: str | Sequence[int]) -> list[int]:
+    items = [p for p in _SPLIT.split(text.strip()) if p] if isinstance(text, str) else list(text)
+    try:
+        lines = sorted({int(p) for p in items})
+    except ValueError:
+        lines = [0]
+    if any(not 1 <= p <= 6 for p in lines):
+        raise UsageError(f"bad moving lines {text!r}: expected line numbers 1-6, e.g. 1,4")
+    return lines
+
+
+def from_hexagram(conn: Connection, typed: str, moving: str | Sequence[int] = ()) -> Cast:
+    bits = _bits(conn, typed)
+    lines = parse_moving(moving)
+    values = "".join(
+        ("9" if b == "1" else "6") if i in lines else ("7" if b == "1" else "8")
+        for i, b in enumerate(bits, 1)
+    )
+    shown = typed if not lines else f"{typed}:{','.join(map(str, lines))}"
+    return Cast("hexagram", values, None, shown)
+
+
+def parse(conn: Connection, text: str, moving: str | Sequence[int] = ()) -> Cast:
+    """Any textual cast form: values, ``乾之姤``, ``HEX`` or ``HEX:1,4``."""
+    typed = text.strip()
+    if not typed:
+        raise UsageError("empty cast: expected six values like 789678, 乾之姤 or a hexagram")
+    if typed.isdigit() and len(typed) == 6 and set(typed) <= set("6789"):
+        if moving:
+            raise UsageError("moving lines go with a hexagram name, not with line values")
+        return from_values(typed)
+    if "之" in typed:
+        primary, _, changed = typed.partition("之")
+        if moving:
+            raise UsageError("moving lines are implied by 之 notation; do not give both")
+        values = values_from_change(_bits(conn, primary), _bits(conn, changed))
+        return Cast("notation", values, None, typed)
+    with_lines = re.fullmatch(r"(.+?)\s*[:：/]\s*(.*)", typed)
+    if with_lines:
+        if moving:
+            raise UsageError("give moving lines either after ':' or with --moving, not both")
+        return from_hexagram(conn, with_lines.group(1), with_lines.group(2))
+    if typed.isdigit() and len(typed) == 6 and not set(typed) <= set("01"):
+        return from_values(typed)  # six digits that are not bits: report them as values
+    return from_hexagram(conn, typed, moving)
+
+
+def looks_like_coins(text: str) -> bool:
+    """True for a comma-separated list of six counts 0-3 (``2,1,3,0,2,2``)."""
+    return re.fullmatch(r"\s*[0-3](\s*[,，]\s*[0-3]){5}\s*", text) is not None
