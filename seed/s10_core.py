@@ -217,16 +217,23 @@ def checks(tables: Mapping[str, list[dict[str, Any]]]) -> list[str]:
     nayin = {r["name"]: r["element"] for r in tables["nayin"]}
     failures += [f"納音 {n}: computed {e}" for n, e in nayin.items() if n[-1] != e]
     for head, element in NO_NAYIN.items():
-        found = [g["name"] for g in tables["ganzhi"]
-                 if g["xun_head"] == head and nayin[g["nayin"]] == element]
+        found = [
+            g["name"]
+            for g in tables["ganzhi"]
+            if g["xun_head"] == head and nayin[g["nayin"]] == element
+        ]
         if found:
             failures.append(f"§1.8: {head}旬 should hold no {element} 納音, has {found}")
     hexagrams = {h["short_name"]: h for h in tables["hexagram"]}
     by_kw = {h["king_wen"]: h for h in tables["hexagram"]}
     for palace, names in PALACES.items():
-        got = " ".join(h["short_name"] for h in sorted(
-            (h for h in tables["hexagram"] if h["palace"] == palace),
-            key=lambda h: h["generation"]))
+        got = " ".join(
+            h["short_name"]
+            for h in sorted(
+                (h for h in tables["hexagram"] if h["palace"] == palace),
+                key=lambda h: h["generation"],
+            )
+        )
         if got != names:
             failures.append(f"§3: palace {palace} lists {got}, expected {names}")
     lines = {(r["king_wen"], r["position"]): r for r in tables["hexagram_line"]}
@@ -234,7 +241,9 @@ def checks(tables: Mapping[str, list[dict[str, Any]]]) -> list[str]:
         h = hexagrams[short]
         world = lines[(h["king_wen"], h["world"])]["ganzhi"]
         if world != gz or (star and h["five_star"] != star):
-            failures.append(f"§8.6: {short} world {world} star {h['five_star']}, expected {gz} {star}")
+            failures.append(
+                f"§8.6: {short} world {world} star {h['five_star']}, expected {gz} {star}"
+            )
     for short, expected in LINE_MANSIONS.items():
         kw = hexagrams[short]["king_wen"]
         got = "".join(lines[(kw, p)]["mansion"] for p in range(1, 7))

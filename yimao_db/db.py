@@ -44,7 +44,7 @@ def sqlite_path(url: URL) -> Path | None:
     """The file behind a SQLite URL, or None for an in-memory database."""
     if not is_sqlite(url) or url.database in (None, "", ":memory:"):
         return None
-    return Path(url.database).resolve()  # type: ignore[arg-type]
+    return Path(url.database).resolve()
 
 
 def check_writable(url: URL) -> None:
@@ -96,7 +96,7 @@ def writer_engine(db: str | URL | None = None) -> Engine:
 
 
 def reader_engine(db: str | URL | None = None) -> Engine:
-    """A read-only engine: SQLite ``mode=ro`` + ``query_only``; PostgreSQL read-only transactions."""
+    """A read-only engine: SQLite ``mode=ro`` + ``query_only``; PostgreSQL read-only."""
     url = db if isinstance(db, URL) else resolve_url(db)
     if is_sqlite(url):
         path = sqlite_path(url)

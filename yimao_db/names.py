@@ -43,7 +43,9 @@ def normalise(text: str) -> str:
 def toneless(text: str) -> str:
     """Pinyin without tone marks (ü kept as u)."""
     decomposed = unicodedata.normalize("NFD", text)
-    return unicodedata.normalize("NFC", "".join(c for c in decomposed if not unicodedata.combining(c)))
+    return unicodedata.normalize(
+        "NFC", "".join(c for c in decomposed if not unicodedata.combining(c))
+    )
 
 
 def _optional_tsv(name: str) -> list[dict[str, str]]:
@@ -94,7 +96,11 @@ def alias_rows(tables: Mapping[str, list[dict[str, Any]]]) -> list[dict[str, Any
         if r["kind"] == "hexagram":
             canonical = short_to_kw.get(canonical) or full_to_kw.get(canonical, "")
         if canonical:
-            add(r["kind"], canonical, [("variant", r["variant"]), ("simplified", simplify(r["variant"]))])
+            add(
+                r["kind"],
+                canonical,
+                [("variant", r["variant"]), ("simplified", simplify(r["variant"]))],
+            )
     for r in _optional_tsv("labels"):
         canonical = r["name"]
         if r["kind"] == "hexagram":
@@ -103,7 +109,11 @@ def alias_rows(tables: Mapping[str, list[dict[str, Any]]]) -> list[dict[str, Any
             add(
                 r["kind"],
                 canonical,
-                [("pinyin", r["pinyin"]), ("pinyin", toneless(r["pinyin"])), ("english", r["english"])],
+                [
+                    ("pinyin", r["pinyin"]),
+                    ("pinyin", toneless(r["pinyin"])),
+                    ("english", r["english"]),
+                ],
             )
     targets: dict[tuple[str, str], set[str]] = defaultdict(set)
     for kind, alias, canonical, _ in candidates:
@@ -111,5 +121,10 @@ def alias_rows(tables: Mapping[str, list[dict[str, Any]]]) -> list[dict[str, Any
     rows: dict[tuple[str, str], dict[str, Any]] = {}
     for kind, alias, canonical, form in candidates:
         if len(targets[(kind, alias)]) == 1 and (kind, alias) not in rows:
-            rows[(kind, alias)] = {"kind": kind, "alias": alias, "canonical": canonical, "form": form}
+            rows[(kind, alias)] = {
+                "kind": kind,
+                "alias": alias,
+                "canonical": canonical,
+                "form": form,
+            }
     return list(rows.values())

@@ -38,8 +38,7 @@ def render(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str = "ta
         return json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n"
     if fmt == "jsonl":
         return "".join(
-            json.dumps(dict(zip(columns, row, strict=True)), ensure_ascii=False, default=str)
-            + "\n"
+            json.dumps(dict(zip(columns, row, strict=True)), ensure_ascii=False, default=str) + "\n"
             for row in rows
         )
     cells = [[_cell(v) for v in row] for row in rows]

@@ -45,8 +45,12 @@ def compute_tables() -> Tables:
     tables: Tables = {}
     for script in seed_scripts():
         tables.update(script.rows(tables))
-    failures = [msg for script in seed_scripts() if hasattr(script, "checks")
-                for msg in script.checks(tables)]
+    failures = [
+        msg
+        for script in seed_scripts()
+        if hasattr(script, "checks")
+        for msg in script.checks(tables)
+    ]
     if failures:
         raise SeedCheckFailed("seed self-check failed:\n  " + "\n  ".join(failures))
     unknown = set(tables) - set(metadata.tables)
@@ -85,8 +89,11 @@ def sync(conn: Connection, tables: Tables) -> SyncReport:
         wanted = {_key(table, r): r for r in tables[table.name]}
         current = {_key(table, dict(r)): dict(r) for r in conn.execute(select(table)).mappings()}
         new = [wanted[k] for k in wanted.keys() - current.keys()]
-        changed = [wanted[k] for k in wanted.keys() & current.keys()
-                   if any(current[k][c] != v for c, v in wanted[k].items())]
+        changed = [
+            wanted[k]
+            for k in wanted.keys() & current.keys()
+            if any(current[k][c] != v for c, v in wanted[k].items())
+        ]
         if new:
             conn.execute(table.insert(), new)
         for row in changed:

@@ -44,7 +44,7 @@ class PalaceMember:
 def palace_walk() -> list[PalaceMember]:
     """All 64 hexagrams palace by palace in 京房 order 乾 震 坎 艮 坤 巽 離 兌."""
     palaces = sorted(facts().trigrams.values(), key=lambda t: t.jingfang_order)
-    walk = []
+    walk: list[PalaceMember] = []
     for trigram in palaces:
         pure = trigram.bits * 2
         for g in range(GENERATIONS):

@@ -25,7 +25,9 @@ def fk(target: str, *, deferred: bool = False) -> ForeignKey:
     return ForeignKey(target)
 
 
-def one_of(column: str, values: tuple[str, ...] | list[str], name: str | None = None) -> CheckConstraint:
+def one_of(
+    column: str, values: tuple[str, ...] | list[str], name: str | None = None
+) -> CheckConstraint:
     """CHECK that ``column`` holds one of ``values`` (SQLite does not enforce Enum)."""
     quoted = ", ".join("'" + v.replace("'", "''") + "'" for v in values)
     return CheckConstraint(f"{column} IN ({quoted})", name=name or f"{column}_domain")

@@ -99,8 +99,12 @@ class Trigram(Base):
     __doc__ = "The eight trigrams 八卦 (§3.2) with their najia stems (§4)."
 
     name: Mapped[str] = name_pk("Trigram 乾 兌 離 震 巽 坎 艮 坤")
-    bits: Mapped[str] = mapped_column(String(3), unique=True, comment="Lines bottom first, 1 = yang")
-    image: Mapped[str] = mapped_column(String(1), unique=True, comment="Image 天 澤 火 雷 風 水 山 地")
+    bits: Mapped[str] = mapped_column(
+        String(3), unique=True, comment="Lines bottom first, 1 = yang"
+    )
+    image: Mapped[str] = mapped_column(
+        String(1), unique=True, comment="Image 天 澤 火 雷 風 水 山 地"
+    )
     element: Mapped[str] = mapped_column(String(1), fk("element.name"), comment="Element (§5.7)")
     family: Mapped[str] = mapped_column(String(4), comment="Family role 父 母 長男 … 少女 (§3.2)")
     xiantian: Mapped[int] = mapped_column(unique=True, comment="先天 number 1..8")
@@ -213,7 +217,9 @@ class Hexagram(Base):
     king_wen: Mapped[int] = mapped_column(
         Integer, primary_key=True, autoincrement=False, comment="King Wen number 1..64"
     )
-    bits: Mapped[str] = mapped_column(String(6), unique=True, comment="Lines bottom first, 1 = yang")
+    bits: Mapped[str] = mapped_column(
+        String(6), unique=True, comment="Lines bottom first, 1 = yang"
+    )
     name: Mapped[str] = mapped_column(String(8), unique=True, comment="Full name, e.g. 天風姤")
     short_name: Mapped[str] = mapped_column(String(4), unique=True, comment="Short name, e.g. 姤")
     lower: Mapped[str] = mapped_column(
