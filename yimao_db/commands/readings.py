@@ -1,0 +1,124 @@
+"""``yimao cast``, ``yimao reading``, ``yimao readings`` and ``yimao import``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from sqlalchemy import Engine
+
+from yimao_db import db as dbmod
+from yimao_db.commands import SubParsers, db_option, format_options, out
+from yimao_db.errors import UsageError
+
+
+def print_chart(reading_id: int, args: argparse.Namespace, engine: Engine) -> None:
+    from yimao_db.layout import render_chart
+    from yimao_db.readings import chart
+
+    result = chart(reading_id, engine)
+    if args.json:
+        out(json.dumps(result.as_dict(), ensure_ascii=False, indent=2) + "\n")
+    else:
+        out(render_chart(result))
+
+
+def cmd_cast(args: argparse.Namespace) -> int:
+    from yimao_db.readings import cast
+
+    engine = dbmod.writer_engine(args.db)
+    reading_id = cast(
+        args.lines,
+        coins=args.coins,
+        random=args.random,
+        moving=args.moving or (),
+        at=args.at,
+        tz=args.tz,
+        pillars=args.pillars,
+        year=args.year,
+        month=args.month,
+        day=args.day,
+        hour=args.hour,
+        early_rat=args.early_rat,
+        najia=args.najia,
+        question=args.question,
+        db=engine,
+    )
+    print_chart(reading_id, args, engine)
+    return 0
+
+
+def reading_id(text: str) -> int:
+    """A reading id typed by a user: a positive whole number."""
+    if not text.isdigit() or int(text) < 1:
+        raise UsageError(f"bad reading id {text!r}: expected a positive whole number")
+    return int(text)
+
+
+def cmd_reading(args: argparse.Namespace) -> int:
+    print_chart(reading_id(args.id), args, dbmod.reader_engine(args.db))
+    return 0
+
+
+def cmd_readings(args: argparse.Namespace) -> int:
+    from yimao_db.output import render
+    from yimao_db.readings import recent
+
+    columns, rows = recent(args.limit, dbmod.reader_engine(args.db))
+    out(render(columns, rows, args.format))
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from yimao_db.readings import import_file
+
+    ids = import_file(args.file, dbmod.writer_engine(args.db))
+    out("".join(f"{i}\n" for i in ids))
+    return 0
+
+
+def register(sub: SubParsers) -> None:
+    p = sub.add_parser("cast", help="cast a reading, store it and print its chart")
+    p.add_argument(
+        "lines", nargs="?", help="six values 6-9 from line 1 (789678), 乾之姤, or HEX[:1,4]"
+    )
+    p.add_argument("--coins", help="backs per line from line 1, e.g. 2,1,3,0,2,2")
+    p.add_argument("--random", action="store_true", help="throw the coins (secrets module)")
+    p.add_argument("--moving", help="moving line numbers with a hexagram, e.g. 1,4")
+    p.add_argument("--at", help="local date-time, ISO 8601 (default: now)")
+    p.add_argument("--tz", help="IANA time zone of --at (default Asia/Shanghai)")
+    p.add_argument("--pillars", help="year,month,day[,hour] ganzhi instead of --at")
+    p.add_argument("--year", help="year pillar (ganzhi)")
+    p.add_argument("--month", help="month pillar (ganzhi) or month branch 月建")
+    p.add_argument("--day", help="day pillar (ganzhi)")
+    p.add_argument("--hour", help="hour pillar (ganzhi)")
+    p.add_argument(
+        "--early-rat", action="store_true", help="23:00-24:00 counts as the next day (早子時)"
+    )
+    p.add_argument(
+        "--najia",
+        choices=("fixed", "seasonal"),
+        default="fixed",
+        help="najia table: fixed (default) or seasonal 二老時遷 (§4.3)",
+    )
+    p.add_argument("--question", help="the question, stored verbatim")
+    p.add_argument("--json", action="store_true", help="print the chart as JSON")
+    db_option(p)
+    p.set_defaults(handler=cmd_cast)
+
+    p = sub.add_parser("reading", help="print a stored reading's chart")
+    p.add_argument("id", help="reading id")
+    p.add_argument("--json", action="store_true", help="print the chart as JSON")
+    db_option(p)
+    p.set_defaults(handler=cmd_reading)
+
+    p = sub.add_parser("readings", help="list stored readings, newest first")
+    p.add_argument("--limit", type=int, default=20, help="how many (default 20)")
+    format_options(p)
+    db_option(p)
+    p.set_defaults(handler=cmd_readings)
+
+    p = sub.add_parser("import", help="store readings from CSV or JSON Lines in one transaction")
+    p.add_argument("file", help="CSV or JSON Lines with columns lines, at, tz, question")
+    db_option(p)
+    p.set_defaults(handler=cmd_import)
