@@ -12,7 +12,7 @@ import importlib
 import sys
 from collections.abc import Callable, Sequence
 
-from sqlalchemy.exc import OperationalError, ProgrammingError
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
 from yimao_db.errors import DatabaseError, UsageError, YimaoError
 
@@ -47,12 +47,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except YimaoError as exc:
         sys.stderr.write(f"error: {exc}\n")
         return exc.exit_code
-    except (OperationalError, ProgrammingError) as exc:
+    except DBAPIError as exc:
         reason = str(exc.orig) if exc.orig is not None else str(exc)
         if "no such table" in reason or "does not exist" in reason:
             reason += " (is the database built? run `yimao build`)"
         sys.stderr.write(f"error: database: {reason.strip()}\n")
         return DatabaseError.exit_code
+    except (ArgumentError, NoSuchModuleError) as exc:
+        sys.stderr.write(f"error: database URL: {exc}\n")
+        return UsageError.exit_code
+    except ModuleNotFoundError as exc:
+        sys.stderr.write(
+            f"error: the database driver {exc.name!r} is not installed "
+            "(for PostgreSQL: pip install 'yimao-db[pg]' and use postgresql+psycopg://)\n"
+        )
+        return UsageError.exit_code
     except BrokenPipeError:
         return 0
 

@@ -1,0 +1,607 @@
+"""The built database: counts, views, invariants, idempotence, refusal and rollback."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic import command
+from sqlalchemy import Connection, inspect, text
+from sqlalchemy.exc import IntegrityError
+
+from yimao_db import invariants, seeding
+from yimao_db.build import alembic_config, build, head_revision
+from yimao_db.db import reader_engine, resolve_url, sqlite_path, writer_engine
+from yimao_db.errors import DatabaseError, SeedCheckFailed
+
+# The public views' contract: these columns, in this order, at the start of each view.
+VIEW_CONTRACT = {
+    "v_ganzhi": [
+        "ordinal",
+        "name",
+        "stem",
+        "branch",
+        "nayin_element",
+        "nayin_name",
+        "xun_head",
+        "void_branches",
+    ],
+    "v_hexagram": [
+        "king_wen",
+        "bits",
+        "name",
+        "short_name",
+        "upper",
+        "lower",
+        "palace",
+        "palace_element",
+        "palace_order",
+        "generation",
+        "generation_name",
+        "world",
+        "response",
+        "five_star",
+        "world_ganzhi",
+        "world_mansion_jingfang",
+        "world_mansion_huangjin",
+        "gua_shen",
+        "shi_shen_line",
+    ],
+    "v_line": [
+        "king_wen",
+        "bits",
+        "position",
+        "yang",
+        "stem",
+        "branch",
+        "ganzhi",
+        "element",
+        "relative",
+        "is_world",
+        "is_response",
+        "is_between",
+        "mansion",
+    ],
+    "v_hidden": ["king_wen", "position", "relative", "ganzhi", "element", "over_ganzhi"],
+}
+
+
+def is_sqlite(db: str) -> bool:
+    return resolve_url(db).get_backend_name() == "sqlite"
+
+
+def sqlite_only(db: str) -> Path:
+    if not is_sqlite(db):
+        pytest.skip("SQLite-specific check")
+    path = sqlite_path(resolve_url(db))
+    assert path is not None
+    return path
+
+
+@pytest.fixture(scope="module")
+def conn(built_db: str) -> Iterator[Connection]:
+    engine = reader_engine(built_db)
+    with engine.connect() as connection:
+        yield connection
+    engine.dispose()
+
+
+def scalar(conn: Connection, sql: str, **params: Any) -> Any:
+    return conn.execute(text(sql), params).scalar_one()
+
+
+def one(conn: Connection, sql: str, **params: Any) -> dict[str, Any]:
+    return dict(conn.execute(text(sql), params).mappings().one())
+
+
+def contents(db: str) -> dict[str, list[tuple[Any, ...]]]:
+    """Every table's rows, sorted, keyed by table name (backend-neutral dump)."""
+    engine = reader_engine(db)
+    try:
+        with engine.connect() as c:
+            names = sorted(inspect(c).get_table_names())
+            return {
+                name: sorted(
+                    (tuple(r) for r in c.execute(text(f'SELECT * FROM "{name}"'))), key=repr
+                )
+                for name in names
+            }
+    finally:
+        engine.dispose()
+
+
+def sqlite_dump(path: Path) -> list[str]:
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return list(con.iterdump())
+    finally:
+        con.close()
+
+
+def schema_sql(path: Path) -> list[tuple[str, str, str]]:
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return con.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall()
+    finally:
+        con.close()
+
+
+def table_names(db: str) -> set[str]:
+    if is_sqlite(db):
+        path = sqlite_path(resolve_url(db))
+        assert path is not None
+        if not path.exists():
+            return set()
+    engine = reader_engine(db)
+    try:
+        with engine.connect() as c:
+            return set(inspect(c).get_table_names())
+    finally:
+        engine.dispose()
+
+
+# --- counts -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("table", "count"),
+    [
+        ("ganzhi", 60),
+        ("nayin", 30),
+        ("hexagram", 64),
+        ("hexagram_line", 384),
+        ("v_ganzhi", 60),
+        ("v_hexagram", 64),
+        ("v_line", 384),
+        ("trigram", 8),
+        ("palace", 8),
+        ("element", 5),
+        ("stem", 10),
+        ("branch", 12),
+        ("mansion", 28),
+        ("generation", 8),
+        ("najia", 96),
+    ],
+)
+def test_counts(conn: Connection, table: str, count: int) -> None:
+    assert scalar(conn, f"SELECT COUNT(*) FROM {table}") == count
+
+
+def test_six_lines_one_world_one_response(conn: Connection) -> None:
+    bad = conn.execute(
+        text(
+            """SELECT king_wen FROM hexagram_line GROUP BY king_wen
+               HAVING COUNT(*) <> 6 OR COUNT(DISTINCT position) <> 6
+                   OR SUM(is_world) <> 1 OR SUM(is_response) <> 1 OR SUM(is_between) <> 2"""
+        )
+    ).all()
+    assert bad == []
+    assert scalar(conn, "SELECT COUNT(DISTINCT king_wen) FROM hexagram_line") == 64
+
+
+def test_hidden_relatives_are_absent_from_their_hexagram(conn: Connection) -> None:
+    clash = conn.execute(
+        text(
+            """SELECT s.king_wen, s.relative FROM hidden_spirit s
+               WHERE EXISTS (SELECT 1 FROM hexagram_line l
+                             WHERE l.king_wen = s.king_wen AND l.relative = s.relative)"""
+        )
+    ).all()
+    assert clash == []
+    # the pure hexagrams hold all five relatives and hide nothing
+    pure = (
+        "SELECT COUNT(*) FROM hidden_spirit s JOIN hexagram h ON h.king_wen = s.king_wen "
+        "WHERE h.generation = 0"
+    )
+    assert scalar(conn, pure) == 0
+    assert scalar(conn, "SELECT COUNT(DISTINCT king_wen) FROM hidden_spirit") > 0
+
+
+@pytest.mark.parametrize("inv", invariants.INVARIANTS, ids=lambda inv: inv.name)
+def test_invariant_holds(conn: Connection, inv: invariants.Invariant) -> None:
+    assert conn.execute(text(inv.sql)).fetchmany(10) == []
+
+
+def test_invariants_detect_a_broken_row(fresh_db: str) -> None:
+    engine = writer_engine(fresh_db)
+    try:
+        with engine.connect() as c:
+            trans = c.begin()
+            c.execute(text("UPDATE hexagram_line SET is_world = 1 WHERE king_wen = 44"))
+            names = [name for name, _ in invariants.violations(c)]
+            trans.rollback()
+    finally:
+        engine.dispose()
+    assert "every hexagram has six lines, one world and one response" in names
+
+
+def test_sqlite_integrity_and_foreign_keys(built_db: str) -> None:
+    path = sqlite_only(built_db)
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        assert con.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        assert con.execute("PRAGMA foreign_key_check").fetchall() == []
+    finally:
+        con.close()
+
+
+# --- views --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("view", list(VIEW_CONTRACT))
+def test_view_columns_start_with_the_contract(conn: Connection, view: str) -> None:
+    columns = list(conn.execute(text(f"SELECT * FROM {view} LIMIT 0")).keys())
+    contract = VIEW_CONTRACT[view]
+    assert columns[: len(contract)] == contract
+
+
+def test_v_ganzhi_values(conn: Connection) -> None:
+    row = one(conn, "SELECT * FROM v_ganzhi WHERE name = '甲子'")
+    assert row["ordinal"] == 1
+    assert (row["stem"], row["branch"]) == ("甲", "子")
+    assert row["void_branches"] == "戌亥"
+    assert (row["nayin_name"], row["nayin_element"]) == ("海中金", "金")
+    assert row["xun_head"] == "甲子"
+    row = one(conn, "SELECT * FROM v_ganzhi WHERE ordinal = 60")
+    assert (row["name"], row["xun_head"], row["void_branches"]) == ("癸亥", "甲寅", "子丑")
+    assert (row["nayin_name"], row["nayin_element"]) == ("大海水", "水")
+    voids = dict(
+        conn.execute(text("SELECT DISTINCT xun_head, void_branches FROM v_ganzhi")).tuples().all()
+    )
+    assert voids == {
+        "甲子": "戌亥",
+        "甲戌": "申酉",
+        "甲申": "午未",
+        "甲午": "辰巳",
+        "甲辰": "寅卯",
+        "甲寅": "子丑",
+    }
+
+
+def test_v_hexagram_gou(conn: Connection) -> None:
+    row = one(conn, "SELECT * FROM v_hexagram WHERE short_name = '姤'")
+    expected = {
+        "king_wen": 44,
+        "name": "天風姤",
+        "short_name": "姤",
+        "bits": "011111",
+        "upper": "乾",
+        "lower": "巽",
+        "palace": "乾",
+        "palace_element": "金",
+        "palace_order": 1,
+        "generation": 1,
+        "generation_name": "一世",
+        "world": 1,
+        "response": 4,
+        "five_star": "太白",
+        "world_ganzhi": "辛丑",
+        "world_mansion_jingfang": "井",
+        "world_mansion_huangjin": "亢",
+        "gua_shen": "午",  # yin world on line 1: count from 午
+        "shi_shen_line": 2,  # world branch 丑
+    }
+    assert {k: row[k] for k in expected} == expected
+
+
+@pytest.mark.parametrize(
+    ("short", "world_ganzhi", "star", "gua_shen", "jingfang"),
+    [
+        ("乾", "壬戌", "鎮星", "巳", "參"),
+        ("坤", "癸酉", None, "亥", None),
+        ("遯", "丙午", "太陰", None, "鬼"),
+        ("大有", "甲辰", "太陰", None, None),
+        ("歸妹", "丁丑", "歲星", None, None),
+    ],
+)
+def test_v_hexagram_worked_examples(
+    conn: Connection,
+    short: str,
+    world_ganzhi: str,
+    star: str | None,
+    gua_shen: str | None,
+    jingfang: str | None,
+) -> None:
+    row = one(conn, "SELECT * FROM v_hexagram WHERE short_name = :s", s=short)
+    assert row["world_ganzhi"] == world_ganzhi
+    if star:
+        assert row["five_star"] == star
+    if gua_shen:
+        assert row["gua_shen"] == gua_shen
+    if jingfang:
+        assert row["world_mansion_jingfang"] == jingfang
+
+
+def test_v_hexagram_returning_soul_mansions(conn: Connection) -> None:
+    rows = dict(
+        conn.execute(
+            text(
+                "SELECT short_name, world_mansion_huangjin FROM v_hexagram "
+                "WHERE short_name IN ('大有', '坎', '歸妹', '乾')"
+            )
+        )
+        .tuples()
+        .all()
+    )
+    assert rows == {"大有": "斗", "坎": "斗", "歸妹": "角", "乾": "角"}
+
+
+@pytest.mark.parametrize(
+    ("short", "mansions"),
+    [("乾", "房尾亢心氐角"), ("姤", "亢房尾氐箕心"), ("歸妹", "氐心角尾房亢")],
+)
+def test_v_line_mansions(conn: Connection, short: str, mansions: str) -> None:
+    got = conn.execute(
+        text(
+            "SELECT l.mansion FROM v_line l JOIN hexagram h USING (king_wen) "
+            "WHERE h.short_name = :s ORDER BY l.position"
+        ),
+        {"s": short},
+    ).scalars()
+    assert "".join(got) == mansions
+
+
+def test_v_line_gou(conn: Connection) -> None:
+    rows = conn.execute(
+        text("SELECT * FROM v_line WHERE king_wen = 44 ORDER BY position")
+    ).mappings()
+    got = [
+        (
+            r["position"],
+            r["yang"],
+            r["relative"],
+            r["ganzhi"],
+            r["element"],
+            r["is_world"],
+            r["is_response"],
+            r["is_between"],
+        )
+        for r in rows
+    ]
+    assert got == [
+        (1, 0, "父母", "辛丑", "土", 1, 0, 0),
+        (2, 1, "子孫", "辛亥", "水", 0, 0, 1),
+        (3, 1, "兄弟", "辛酉", "金", 0, 0, 1),
+        (4, 1, "官鬼", "壬午", "火", 0, 1, 0),
+        (5, 1, "兄弟", "壬申", "金", 0, 0, 0),
+        (6, 1, "父母", "壬戌", "土", 0, 0, 0),
+    ]
+
+
+def test_v_hidden_gou(conn: Connection) -> None:
+    rows = conn.execute(text("SELECT * FROM v_hidden WHERE king_wen = 44")).mappings().all()
+    assert [
+        (r["position"], r["relative"], r["ganzhi"], r["element"], r["over_ganzhi"]) for r in rows
+    ] == [(2, "妻財", "甲寅", "木", "辛亥")]
+
+
+def test_najia_table_seasonal_rows(conn: Connection) -> None:
+    def row(half: str, trigram: str) -> str:
+        got = conn.execute(
+            text(
+                "SELECT stem || branch FROM najia WHERE half_year = :h AND trigram = :t "
+                "ORDER BY position"
+            ),
+            {"h": half, "t": trigram},
+        ).scalars()
+        return " ".join(got)
+
+    assert row("冬至後", "乾") == "甲子 甲寅 甲辰 壬午 壬申 壬戌"
+    assert row("夏至後", "乾") == "壬子 壬寅 壬辰 甲午 甲申 甲戌"
+    assert row("冬至後", "坤") == "乙未 乙巳 乙卯 癸丑 癸亥 癸酉"
+    assert row("夏至後", "震") == row("冬至後", "震") == "庚子 庚寅 庚辰 庚午 庚申 庚戌"
+
+
+# --- idempotence --------------------------------------------------------------------------
+
+
+def test_second_build_changes_nothing(fresh_db: str) -> None:
+    first = contents(fresh_db)
+    dump = sqlite_dump(sqlite_only(fresh_db)) if is_sqlite(fresh_db) else None
+    report = build(fresh_db)
+    assert report.before == report.after == head_revision()
+    assert report.report.changed == 0
+    assert sum(report.report.rows.values()) == sum(
+        len(rows) for name, rows in first.items() if name != "alembic_version"
+    )
+    assert "unchanged" in report.describe("x")
+    assert contents(fresh_db) == first
+    if dump is not None:
+        assert sqlite_dump(sqlite_only(fresh_db)) == dump
+
+
+def test_first_build_reports_creation(empty_db: str) -> None:
+    report = build(empty_db)
+    assert report.before is None
+    assert report.after == head_revision()
+    assert report.report.changed == sum(report.report.rows.values()) > 0
+    assert report.report.rows["hexagram_line"] == 384
+    assert "created schema" in report.describe("x")
+
+
+def test_new_file_gets_the_same_content(built_db: str, empty_db: str) -> None:
+    build(empty_db)
+    # only the schema and the reference data: other tests may add readings to built_db
+    reference = {*seeding.compute_tables(), "alembic_version"}
+    first, second = contents(built_db), contents(empty_db)
+    assert set(first) == set(second)
+    assert reference <= set(first)
+    assert {t: first[t] for t in reference} == {t: second[t] for t in reference}
+    assert len(second["hexagram_line"]) == 384
+    if is_sqlite(built_db) and is_sqlite(empty_db):
+        assert schema_sql(sqlite_only(empty_db)) == schema_sql(sqlite_only(built_db))
+
+
+def test_build_repairs_a_tampered_row(fresh_db: str) -> None:
+    first = contents(fresh_db)
+    engine = writer_engine(fresh_db)
+    try:
+        with engine.begin() as c:
+            c.execute(text("UPDATE hexagram SET five_star = '鎮星' WHERE king_wen = 44"))
+            c.execute(text("DELETE FROM hidden_spirit WHERE king_wen = 44"))
+    finally:
+        engine.dispose()
+    report = build(fresh_db)
+    assert report.report.updated["hexagram"] == 1
+    assert report.report.inserted["hidden_spirit"] == 1
+    assert report.report.changed == 2
+    assert contents(fresh_db) == first
+
+
+# --- refusal and rollback -----------------------------------------------------------------
+
+
+def file_state(db: str) -> bytes | None:
+    if not is_sqlite(db):
+        return None
+    path = sqlite_path(resolve_url(db))
+    assert path is not None
+    return path.read_bytes() if path.exists() else None
+
+
+def version(db: str) -> list[str]:
+    engine = reader_engine(db)
+    try:
+        with engine.connect() as c:
+            return list(c.execute(text("SELECT version_num FROM alembic_version")).scalars())
+    finally:
+        engine.dispose()
+
+
+def test_newer_schema_revision_is_refused_untouched(fresh_db: str) -> None:
+    engine = writer_engine(fresh_db)
+    try:
+        with engine.begin() as c:
+            c.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+    finally:
+        engine.dispose()
+    before_bytes, before_rows = file_state(fresh_db), contents(fresh_db)
+    with pytest.raises(DatabaseError) as info:
+        build(fresh_db)
+    message = str(info.value)
+    assert "'9999'" in message and "newer" in message and head_revision() in message
+    assert info.value.exit_code == 2
+    assert version(fresh_db) == ["9999"]
+    assert contents(fresh_db) == before_rows
+    assert file_state(fresh_db) == before_bytes
+
+
+def s10() -> Any:
+    return next(m for m in seeding.seed_scripts() if m.__name__.endswith("s10_core"))
+
+
+def test_failing_self_check_writes_nothing(empty_db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(s10(), "checks", lambda tables: ["§8.6: forced failure"])
+    with pytest.raises(SeedCheckFailed, match="forced failure"):
+        build(empty_db)
+    assert table_names(empty_db) == set()
+
+
+def test_failing_self_check_leaves_a_built_database_as_it_was(
+    fresh_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before_bytes, before_rows = file_state(fresh_db), contents(fresh_db)
+    monkeypatch.setattr(s10(), "checks", lambda tables: ["§1.5: forced failure"])
+    with pytest.raises(SeedCheckFailed, match="forced failure"):
+        build(fresh_db)
+    assert contents(fresh_db) == before_rows
+    assert file_state(fresh_db) == before_bytes
+
+
+def test_real_self_checks_catch_a_wrong_row() -> None:
+    tables = seeding.compute_tables()
+    gou = next(h for h in tables["hexagram"] if h["short_name"] == "姤")
+    gou["five_star"] = "鎮星"
+    failures = s10().checks(tables)
+    assert any("§8.6" in f and "姤" in f for f in failures)
+
+
+def test_failure_after_writing_rolls_back_schema_and_rows(
+    empty_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # fail at the very end of the build, after migrations and seed rows were written
+    monkeypatch.setattr(invariants, "violations", lambda conn: [("forced", [(44,)])])
+    with pytest.raises(SeedCheckFailed, match="forced"):
+        build(empty_db)
+    assert table_names(empty_db) == set()
+
+
+def test_failure_after_writing_keeps_previous_rows(
+    fresh_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = contents(fresh_db)
+    real = seeding.compute_tables
+
+    def tampered() -> dict[str, list[dict[str, Any]]]:
+        tables = real()
+        tables["hidden_spirit"] = []
+        return tables
+
+    monkeypatch.setattr(seeding, "compute_tables", tampered)
+    monkeypatch.setattr(invariants, "violations", lambda conn: [("forced", [(44,)])])
+    with pytest.raises(SeedCheckFailed):
+        build(fresh_db)
+    assert contents(fresh_db) == before
+
+
+# --- schema drift and constraints ---------------------------------------------------------
+
+
+def test_alembic_check_reports_no_drift(fresh_db: str) -> None:
+    cfg = alembic_config()
+    engine = writer_engine(fresh_db)
+    try:
+        with engine.connect() as c:
+            cfg.attributes["connection"] = c
+            command.check(cfg)  # raises AutogenerateDiffsDetected on drift
+    finally:
+        engine.dispose()
+
+
+def test_foreign_keys_are_enforced(fresh_db: str) -> None:
+    row = {
+        "king_wen": 1,
+        "position": 1,
+        "yang": 1,
+        "stem": "甲",
+        "branch": "子",
+        "ganzhi": "甲子",
+        "element": "水",
+        "relative": "子孫",
+        "is_world": 0,
+        "is_response": 0,
+        "is_between": 0,
+        "mansion": "房",
+    }
+    insert = text(
+        "INSERT INTO hexagram_line (king_wen, position, yang, stem, branch, ganzhi, element, "
+        "relative, is_world, is_response, is_between, mansion) VALUES (:king_wen, :position, "
+        ":yang, :stem, :branch, :ganzhi, :element, :relative, :is_world, :is_response, "
+        ":is_between, :mansion)"
+    )
+    delete = text("DELETE FROM hexagram_line WHERE king_wen = 1 AND position = 1")
+    engine = writer_engine(fresh_db)
+    try:
+        with engine.connect() as c:
+            trans = c.begin()
+            c.execute(delete)
+            c.execute(insert, row)  # the real row goes back in: the statement itself is fine
+            c.execute(delete)
+            with pytest.raises(IntegrityError):
+                c.execute(insert, {**row, "branch": "戊"})  # 戊 is a stem, not a branch
+            trans.rollback()
+    finally:
+        engine.dispose()
+    assert version(fresh_db) == [head_revision()]
+    engine = reader_engine(fresh_db)
+    try:
+        with engine.connect() as c:
+            got = c.execute(
+                text("SELECT branch FROM hexagram_line WHERE king_wen = 1 AND position = 1")
+            )
+            assert got.scalar_one() == "子"
+    finally:
+        engine.dispose()

@@ -1,0 +1,323 @@
+"""The ``yimao`` command line, run in-process (plus one real subprocess for the entry point)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from yimao_db.cli import main
+from yimao_db.db import ENV_VAR
+
+YANG = "━━━━━━━"
+YIN = "━━━ ━━━"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def line_rows(layout: str) -> dict[int, str]:
+    """The six line rows of a ``show`` layout, keyed by position, in printed order."""
+    rows = {}
+    for row in layout.splitlines():
+        parts = row.split()
+        if len(parts) >= 2 and parts[0] in "123456" and len(parts[0]) == 1:
+            rows[int(parts[0])] = row
+    return rows
+
+
+@pytest.fixture(autouse=True)
+def no_env_database(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ENV_VAR, raising=False)
+
+
+# --- build --------------------------------------------------------------------------------
+
+
+def test_build_creates_then_reports_unchanged(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    db = tmp_path / "y.db"
+    code, out, err = run(capsys, "build", "--db", str(db))
+    assert (code, err) == (0, "")
+    assert out.startswith(f"{db}: created schema at revision ")
+    assert "inserted" in out and "unchanged" not in out
+    assert db.is_file()
+    code, out, err = run(capsys, "build", "--db", str(db))
+    assert (code, err) == (0, "")
+    assert "schema already at head" in out
+    assert "reference data unchanged" in out
+    assert "created" not in out and "inserted" not in out
+
+
+def test_build_into_a_missing_directory(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "build", "--db", "/nonexistent-dir/x.db")
+    assert code == 2
+    assert out == ""
+    assert err.startswith("error: ")
+    assert "/nonexistent-dir" in err and "does not exist" in err
+    assert "Traceback" not in err
+    assert not Path("/nonexistent-dir").exists()
+
+
+def test_build_onto_a_directory(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    target = tmp_path / "adir"
+    target.mkdir()
+    code, out, err = run(capsys, "build", "--db", str(target))
+    assert code == 2
+    assert out == ""
+    assert err.startswith("error: ") and "is a directory" in err
+    assert "Traceback" not in err
+    assert list(target.iterdir()) == []
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root ignores file permissions"
+)
+def test_build_into_a_read_only_directory(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        code, _, err = run(capsys, "build", "--db", str(locked / "x.db"))
+    finally:
+        locked.chmod(0o700)
+    assert code == 2
+    assert err.startswith("error: ") and "not writable" in err
+    assert not (locked / "x.db").exists()
+
+
+def test_default_database_is_yimao_db_in_the_working_directory(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "build")
+    assert code == 0
+    assert (tmp_path / "yimao.db").is_file()
+    assert out.startswith(f"{tmp_path / 'yimao.db'}: created schema")
+    code, out, _ = run(capsys, "show", "姤")
+    assert code == 0 and out.startswith("天風姤 (姤)")
+
+
+def test_env_var_chooses_the_database(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    target = tmp_path / "from-env.db"
+    monkeypatch.setenv(ENV_VAR, str(target))
+    code, out, _ = run(capsys, "build")
+    assert code == 0
+    assert target.is_file()
+    assert not (tmp_path / "yimao.db").exists()
+    assert out.startswith(f"{target}: created schema")
+    code, out, _ = run(capsys, "show", "44")
+    assert code == 0 and out.startswith("天風姤 (姤)")
+    # --db wins over the environment
+    other = tmp_path / "other.db"
+    code, _, _ = run(capsys, "build", "--db", str(other))
+    assert code == 0 and other.is_file()
+
+
+# --- show ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def gou_layout(built_db: str) -> str:
+    return _show(built_db, "姤")
+
+
+def _show(db: str, typed: str) -> str:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["show", typed, "--db", db])
+    assert (code, err.getvalue()) == (0, "")
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("typed", ["天风姤", "天風姤", "44", "011111", " 姤 "])
+def test_show_accepts_every_form(built_db: str, gou_layout: str, typed: str) -> None:
+    assert _show(built_db, typed) == gou_layout
+
+
+def test_show_layout(gou_layout: str) -> None:
+    head = gou_layout.splitlines()[:2]
+    assert head[0] == "天風姤 (姤) · King Wen 44 · bits 011111 (bottom first)"
+    assert "乾宮 一世" in head[1] and "palace element 金" in head[1]
+    assert "world 1 response 4" in head[1] and "太白" in head[1]
+    assert "卦身 午" in head[1] and "世身 line 2" in head[1]
+    rows = line_rows(gou_layout)
+    assert list(rows) == [6, 5, 4, 3, 2, 1]
+    assert [n for n, row in rows.items() if "世" in row] == [1]
+    assert [n for n, row in rows.items() if "應" in row] == [4]
+    assert [n for n, row in rows.items() if "伏" in row] == [2]
+    assert "伏 妻財 甲寅" in rows[2]
+    assert YIN in rows[1] and all(YANG in rows[n] for n in range(2, 7))
+    expected = {
+        6: "父母 壬戌 土",
+        5: "兄弟 壬申 金",
+        4: "官鬼 壬午 火",
+        3: "兄弟 辛酉 金",
+        2: "子孫 辛亥 水",
+        1: "父母 辛丑 土",
+    }
+    for n, text in expected.items():
+        assert text in rows[n]
+    assert rows[1].split()[-1] == "亢" and rows[5].split()[-1] == "箕"
+
+
+def test_show_qian_layout(built_db: str) -> None:
+    rows = line_rows(_show(built_db, "乾為天"))
+    assert list(rows) == [6, 5, 4, 3, 2, 1]
+    assert [n for n, row in rows.items() if "世" in row] == [6]
+    assert [n for n, row in rows.items() if "應" in row] == [3]
+    assert not any("伏" in row for row in rows.values())
+
+
+def test_show_json(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
+    code, out, err = run(capsys, "show", "乾", "--json", "--db", built_db)
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    assert (data["king_wen"], data["name"], data["bits"]) == (1, "乾為天", "111111")
+    assert (data["world"], data["response"], data["gua_shen"]) == (6, 3, "巳")
+    assert len(data["lines"]) == 6
+    assert [ln["position"] for ln in data["lines"]] == [1, 2, 3, 4, 5, 6]
+    assert " ".join(ln["ganzhi"] for ln in data["lines"]) == "甲子 甲寅 甲辰 壬午 壬申 壬戌"
+    assert data["hidden"] == []
+
+
+def test_show_json_hidden(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
+    code, out, _ = run(capsys, "show", "姤", "--json", "--db", built_db)
+    assert code == 0
+    hidden = json.loads(out)["hidden"]
+    assert [(h["position"], h["relative"], h["ganzhi"]) for h in hidden] == [(2, "妻財", "甲寅")]
+
+
+def test_show_unknown_name(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
+    code, out, err = run(capsys, "show", "不存在", "--db", built_db)
+    assert code == 2
+    assert out == ""
+    assert err.startswith("error: ")
+    assert "不存在" in err
+    for accepted in ("King Wen", "1..64", "bits", "simplified"):
+        assert accepted in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("typed", ["0", "65", "0111111", "1111112"])
+def test_show_out_of_range(capsys: pytest.CaptureFixture[str], built_db: str, typed: str) -> None:
+    code, out, err = run(capsys, "show", typed, "--db", built_db)
+    assert (code, out) == (2, "")
+    assert err.startswith("error: unknown hexagram")
+
+
+def test_show_without_a_database(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    missing = tmp_path / "missing.db"
+    code, out, err = run(capsys, "show", "乾", "--db", str(missing))
+    assert code == 2
+    assert out == ""
+    assert err.startswith("error: ")
+    assert str(missing) in err and "yimao build" in err
+    assert "Traceback" not in err
+    assert not missing.exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_show_on_an_empty_file_is_a_clear_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    empty = tmp_path / "empty.db"
+    empty.touch()
+    code, _, err = run(capsys, "show", "乾", "--db", str(empty))
+    assert code == 2
+    assert err.startswith("error: ") and "yimao build" in err
+    assert "Traceback" not in err
+    assert empty.stat().st_size == 0
+
+
+@pytest.mark.parametrize("command", ["show", "build"])
+def test_a_file_that_is_not_a_database(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str
+) -> None:
+    junk = tmp_path / "notes.db"
+    junk.write_text("not a database, just some notes that happen to end in .db\n")
+    before = junk.read_bytes()
+    argv = ["show", "乾"] if command == "show" else ["build"]
+    try:
+        code, _, err = run(capsys, *argv, "--db", str(junk))
+    finally:
+        assert junk.read_bytes() == before  # never overwritten, whatever happens
+    assert code == 2
+    assert err.startswith("error: ") and "not a database" in err
+    assert "Traceback" not in err
+
+
+# --- usage errors -------------------------------------------------------------------------
+
+
+def test_unknown_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "frobnicate")
+    assert code == 2
+    assert out == ""
+    assert "error: " in err and "frobnicate" in err
+    assert "Traceback" not in err
+
+
+def test_no_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys)
+    assert code == 2
+    assert "error: " in err
+
+
+def test_show_needs_a_hexagram(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
+    code, _, err = run(capsys, "show", "--db", built_db)
+    assert code == 2
+    assert "error: " in err and "hexagram" in err
+
+
+@pytest.mark.parametrize("command", ["show", "build"])
+def test_unloadable_database_url(capsys: pytest.CaptureFixture[str], command: str) -> None:
+    argv = ["show", "乾"] if command == "show" else ["build"]
+    code, _, err = run(capsys, *argv, "--db", "nosuchdriver+x://")
+    assert code == 2
+    assert err.startswith("error: ") and "nosuchdriver" in err
+    assert "Traceback" not in err
+
+
+def test_postgresql_url_without_its_driver(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "show", "乾", "--db", "postgresql+pg8000://localhost/x")
+    assert code == 2
+    assert err.startswith("error: ") and "driver" in err
+
+
+def test_help_in_process(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["--help"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    assert "build" in out and "show" in out
+
+
+def test_python_dash_m_entry_point(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "yimao_db", "--help"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("usage: yimao")
+    assert "build" in proc.stdout and "show" in proc.stdout
+    assert list(tmp_path.iterdir()) == []
