@@ -12,6 +12,30 @@ HEXAGRAM_FORMS = (
     "pinyin or English name, King Wen number 1..64, or six bits bottom line first (011111)"
 )
 
+KIND_NAMES = {
+    "hexagram": "hexagram",
+    "element": "element 五行",
+    "stem": "stem 天干",
+    "branch": "branch 地支",
+    "trigram": "trigram 八卦",
+    "palace": "palace 八宮",
+    "relative": "relative 六親",
+    "spirit": "spirit 六神",
+    "general": "general 十二將",
+    "star": "star 五星",
+    "mansion": "mansion 二十八宿",
+    "nayin": "納音",
+    "generation": "generation 世",
+    "stage": "stage 長生十二宮",
+    "strength": "strength 旺相休囚死",
+}
+
+NAME_FORMS = (
+    "or the name of an element, stem, branch, trigram, palace, relative, spirit, general, "
+    "star, mansion, 納音, generation, stage or strength (青龍, 青龙, 元武, 子, 角, 官鬼), in "
+    "traditional or simplified characters, a seed variant, pinyin (tones optional) or English"
+)
+
 
 def resolve(conn: Connection, kind: str, typed: str) -> str | None:
     """The canonical name for ``typed`` in vocabulary ``kind``, or None."""
@@ -37,3 +61,15 @@ def hexagram(conn: Connection, typed: str) -> int:
     if found is None:
         raise UsageError(f"unknown hexagram {typed!r}: expected {HEXAGRAM_FORMS}")
     return int(found)
+
+
+def entities(conn: Connection, typed: str) -> list[tuple[str, str]]:
+    """Every (kind, canonical) ``typed`` names, hexagram first, then in KIND_NAMES order;
+    UsageError naming every accepted form if it names nothing."""
+    found = resolve_any(conn, typed)
+    if not found:
+        raise UsageError(
+            f"unknown hexagram or name {typed!r}: expected {HEXAGRAM_FORMS}; {NAME_FORMS}"
+        )
+    order = list(KIND_NAMES)
+    return sorted(found, key=lambda kc: (order.index(kc[0]) if kc[0] in order else 99, kc))

@@ -4,6 +4,11 @@ Built from the canonical names in the seeded tables plus three typed-in files:
 ``simplified.tsv`` (traditional → simplified characters), ``variants.tsv`` (the seed text's
 variant and taboo forms) and ``labels.tsv`` (pinyin and English labels). Lookups normalise
 the input the same way (trimmed, lower-case, tone marks optional).
+
+An alias is unique within its kind: one that would name two entities of a kind is dropped
+(the mansions' toneless ``wei`` is 尾, 危 and 胃, and ``bì`` is both 壁 and 畢; their other
+forms still resolve). The same spelling may name entities of different kinds (乾 is a
+hexagram, a trigram and a palace; 玄武 a spirit and a general): ``yimao show`` shows each.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ VOCABULARIES = {
     "stem": ("stem", "name"),
     "branch": ("branch", "name"),
     "trigram": ("trigram", "name"),
+    "palace": ("palace", "name"),
     "relative": ("relative", "name"),
     "star": ("star", "name"),
     "mansion": ("mansion", "name"),
@@ -35,9 +41,23 @@ VOCABULARIES = {
 }
 
 
+# when one alias reaches one entity in several ways, the row records the first of these
+FORM_PRECEDENCE = (
+    "canonical",
+    "short",
+    "number",
+    "bits",
+    "variant",
+    "simplified",
+    "pinyin",
+    "english",
+)
+
+
 def normalise(text: str) -> str:
     """The lookup form of a name: NFC, trimmed, inner whitespace collapsed, lower-case."""
-    return " ".join(unicodedata.normalize("NFC", text).split()).lower()
+    folded = " ".join(unicodedata.normalize("NFC", text).split()).lower()
+    return folded.encode(errors="replace").decode()  # lone surrogates (bad argv bytes) → ?
 
 
 def toneless(text: str) -> str:
@@ -119,7 +139,8 @@ def alias_rows(tables: Mapping[str, list[dict[str, Any]]]) -> list[dict[str, Any
     for kind, alias, canonical, _ in candidates:
         targets[(kind, alias)].add(canonical)
     rows: dict[tuple[str, str], dict[str, Any]] = {}
-    for kind, alias, canonical, form in candidates:
+    ranked = sorted(candidates, key=lambda c: FORM_PRECEDENCE.index(c[3]))  # stable
+    for kind, alias, canonical, form in ranked:
         if len(targets[(kind, alias)]) == 1 and (kind, alias) not in rows:
             rows[(kind, alias)] = {
                 "kind": kind,
@@ -127,4 +148,4 @@ def alias_rows(tables: Mapping[str, list[dict[str, Any]]]) -> list[dict[str, Any
                 "canonical": canonical,
                 "form": form,
             }
-    return list(rows.values())
+    return sorted(rows.values(), key=lambda r: (r["kind"], r["canonical"], r["alias"]))

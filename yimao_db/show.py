@@ -1,16 +1,29 @@
-"""``yimao show``: a hexagram laid out as a practitioner reads it, from the public views."""
+"""``yimao show``: any name of the book's vocabularies, resolved through ``name_alias``.
+
+A hexagram is laid out as a practitioner reads it, from the public views; hexagram names
+keep priority (乾 is a hexagram, a trigram and a palace: the hexagram is shown and the other
+kinds are mentioned). Any other name shows, for each kind it names (玄武 is a spirit and a
+general), its row, its aliases and every rule and symbol row that refers to it, each with
+the passage it cites.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, Table, and_, or_, select, text
 
 from yimao_db import lookup
-from yimao_db.output import pad
+from yimao_db.errors import UsageError
+from yimao_db.names import VOCABULARIES
+from yimao_db.output import pad, render
+from yimao_db.schema import metadata
 
 YANG = "━━━━━━━"
 YIN = "━━━ ━━━"
+
+# tables whose (item, item_kind) columns name an entity of another vocabulary by kind
+SOFT_REFERENCES = ("matter_preference",)
 
 
 def hexagram_data(conn: Connection, king_wen: int) -> dict[str, Any]:
@@ -52,8 +65,173 @@ def render_hexagram(data: dict[str, Any]) -> str:
         if h:
             row += f"   伏 {h['relative']} {h['ganzhi']} {h['element']}"
         out.append(row.rstrip())
+    also = data.get("also") or []
+    if also:
+        kinds = " and ".join(f"a {lookup.KIND_NAMES.get(a['kind'], a['kind'])}" for a in also)
+        options = ", ".join(f"--kind {a['kind']}" for a in also)
+        out += [
+            "",
+            f"{data['short_name']} is also {kinds} (yimao show {data['short_name']} {options})",
+        ]
     return "\n".join(out) + "\n"
 
 
-def show(conn: Connection, typed: str) -> dict[str, Any]:
-    return hexagram_data(conn, lookup.hexagram(conn, typed))
+# --- other vocabularies -------------------------------------------------------------------
+
+
+def cited_tables() -> list[Table]:
+    """The rule and symbol tables: every table with a passage column, but the docs ones."""
+    return sorted(
+        (t for t in metadata.tables.values() if "passage" in t.c and "basis" in t.c),
+        key=lambda t: t.name,
+    )
+
+
+def _ranks(conn: Connection, table: Table) -> dict[Any, int]:
+    """A vocabulary's names in their own order (by ``ordinal``), for sorting rows."""
+    cache: dict[str, dict[Any, int]] = conn.info.setdefault("yimao_show_ranks", {})
+    if table.name not in cache:
+        ranks: dict[Any, int] = {}
+        if "ordinal" in table.c:
+            for key, ordinal in conn.execute(
+                select(*table.primary_key.columns, table.c.ordinal)
+            ).tuples():
+                ranks[key] = ordinal
+        cache[table.name] = ranks
+    return cache[table.name]
+
+
+def _order(conn: Connection, table: Table, row: dict[str, Any]) -> tuple[Any, ...]:
+    """Sort key for a row: each key column by its vocabulary's order (甲 乙 丙 …, 子 丑 …)."""
+    key: list[tuple[int, str]] = []
+    for column in table.primary_key.columns:
+        rank = None
+        for fk in column.foreign_keys:
+            rank = _ranks(conn, fk.column.table).get(row[column.name])
+        key.append((rank if rank is not None else 0, str(row[column.name])))
+    return tuple(key)
+
+
+def _sorted_rows(
+    conn: Connection, table: Table, rows: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    return sorted(rows, key=lambda r: _order(conn, table, r))
+
+
+def _related(conn: Connection, kind: str, table: Table, row: dict[str, Any]) -> list[Any]:
+    """Every rule and symbol table's rows that refer to ``row`` of ``table``."""
+    found = []
+    for other in cited_tables():
+        if other is table:
+            continue
+        conditions = [
+            other.c[fk.parent.name] == row[fk.column.name]
+            for fk in sorted(other.foreign_keys, key=lambda fk: fk.parent.name)
+            if fk.column.table is table
+        ]
+        if other.name in SOFT_REFERENCES:
+            conditions.append(and_(other.c.item == row["name"], other.c.item_kind == kind))
+        if not conditions:
+            continue
+        query = select(other).where(or_(*conditions))
+        rows = _sorted_rows(conn, other, [dict(r) for r in conn.execute(query).mappings()])
+        if rows:
+            found.append({"table": other.name, "description": other.comment, "rows": rows})
+    return found
+
+
+def _notes(conn: Connection, kind: str, name: str) -> list[str]:
+    """A few derived facts worth a line of their own."""
+    notes: list[str] = []
+    if kind == "spirit":
+        stems = conn.execute(
+            text(
+                "SELECT d.day_stem FROM day_spirit d JOIN stem s ON s.name = d.day_stem "
+                "WHERE d.spirit = :name AND d.position = 1 ORDER BY s.ordinal"
+            ),
+            {"name": name},
+        ).scalars()
+        notes.append(f"司日: on line 1 on {' '.join(stems)} days, then up the cycle (§7.2)")
+    if kind == "palace":
+        rows = conn.execute(
+            text(
+                "SELECT h.short_name FROM hexagram h WHERE h.palace = :name ORDER BY h.generation"
+            ),
+            {"name": name},
+        ).scalars()
+        notes.append(f"hexagrams 本宮 → 歸魂: {' '.join(rows)} (§3.3)")
+    return notes
+
+
+def entity_data(conn: Connection, kind: str, name: str) -> dict[str, Any]:
+    """One entity: its row, its aliases and the rule and symbol rows that refer to it."""
+    table_name, key = VOCABULARIES[kind]
+    table = metadata.tables[table_name]
+    row = dict(conn.execute(select(table).where(table.c[key] == name)).mappings().one())
+    aliases = conn.execute(
+        text(
+            "SELECT alias, form FROM name_alias WHERE kind = :kind AND canonical = :name "
+            "AND alias <> :name ORDER BY form, alias"
+        ),
+        {"kind": kind, "name": name},
+    )
+    return {
+        "kind": kind,
+        "name": name,
+        "table": table_name,
+        "row": row,
+        "aliases": [dict(a) for a in aliases.mappings()],
+        "notes": _notes(conn, kind, name),
+        "related": _related(conn, kind, table, row),
+    }
+
+
+def show(conn: Connection, typed: str, kind: str | None = None) -> dict[str, Any]:
+    """What ``typed`` names: a hexagram's layout data (``kind`` = hexagram, plus ``also``),
+    or ``{"query", "entities": [...]}`` for every other kind it names."""
+    found = lookup.entities(conn, typed)
+    if kind is not None:
+        chosen = [f for f in found if f[0] == kind]
+        if not chosen:
+            names = ", ".join(f"{k} {c}" for k, c in found)
+            raise UsageError(f"{typed!r} is not a {kind} name; it names: {names}")
+        found = chosen
+    first_kind, first_name = found[0]
+    if first_kind == "hexagram":
+        data = hexagram_data(conn, int(first_name))
+        data["kind"] = "hexagram"
+        data["also"] = [{"kind": k, "name": c} for k, c in found[1:]]
+        return data
+    return {"query": typed, "entities": [entity_data(conn, k, c) for k, c in found]}
+
+
+def _value(value: Any) -> str:
+    return "NULL" if value is None else str(value)
+
+
+def render_entity(entity: dict[str, Any]) -> str:
+    kind = entity["kind"]
+    out = [f"{entity['name']} · {lookup.KIND_NAMES.get(kind, kind)}"]
+    row = " · ".join(f"{k} {_value(v)}" for k, v in entity["row"].items())
+    out.append(f"  {entity['table']}: {row}")
+    forms: dict[str, list[str]] = {}
+    for a in entity["aliases"]:
+        forms.setdefault(a["form"], []).append(a["alias"])
+    if forms:
+        listed = " · ".join(f"{', '.join(v)} ({form})" for form, v in forms.items())
+        out.append(f"  aliases: {listed}")
+    out += [f"  {note}" for note in entity["notes"]]
+    for group in entity["related"]:
+        rows = group["rows"]
+        columns = list(rows[0])
+        out += ["", f"  {group['table']} ({len(rows)} row{'s' if len(rows) != 1 else ''}):"]
+        table = render(columns, [[r[c] for c in columns] for r in rows])
+        out += [f"    {line}".rstrip() for line in table.splitlines()]
+    return "\n".join(out) + "\n"
+
+
+def render_show(data: dict[str, Any]) -> str:
+    """The text layout of what :func:`show` returned."""
+    if data.get("kind") == "hexagram":
+        return render_hexagram(data)
+    return "\n".join(render_entity(e) for e in data["entities"])

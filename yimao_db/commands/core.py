@@ -7,6 +7,7 @@ import json
 
 from yimao_db import db as dbmod
 from yimao_db.commands import SubParsers, db_option, out
+from yimao_db.lookup import KIND_NAMES
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -20,15 +21,15 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from yimao_db.show import render_hexagram, show
+    from yimao_db.show import render_show, show
 
     engine = dbmod.reader_engine(args.db)
     with engine.connect() as conn:
-        data = show(conn, args.hexagram)
+        data = show(conn, args.name, args.kind)
     if args.json:
-        out(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        out(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
     else:
-        out(render_hexagram(data))
+        out(render_show(data))
     return 0
 
 
@@ -37,8 +38,28 @@ def register(sub: SubParsers) -> None:
     db_option(p)
     p.set_defaults(handler=cmd_build)
 
-    p = sub.add_parser("show", help="show a hexagram's six lines as a practitioner reads them")
-    p.add_argument("hexagram", help="name (乾為天, 姤, 天风姤), King Wen number or bits")
+    p = sub.add_parser(
+        "show",
+        help="show a hexagram's six lines, or any other name with the rule and symbol rows "
+        "about it",
+        description="Show what a name means. A hexagram (乾為天, 姤, 天风姤, 44, 011111) is laid "
+        "out line by line; any other name (青龍, 青龙, 元武, 天空, 木, 子, 角, 官鬼) shows each "
+        "kind it names: its row, its aliases and the rule and symbol rows about it, with their "
+        "passages. Names resolve through name_alias: traditional or simplified characters, "
+        "seed variants, pinyin with or without tones, English.",
+    )
+    p.add_argument(
+        "name",
+        metavar="hexagram_or_name",
+        help="a hexagram (name, King Wen number or bits) or any vocabulary name",
+    )
+    p.add_argument(
+        "--kind",
+        choices=list(KIND_NAMES),
+        metavar="KIND",
+        help="show only this kind, for a name of several (乾 --kind trigram): "
+        + ", ".join(KIND_NAMES),
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of the layout")
     db_option(p)
     p.set_defaults(handler=cmd_show)

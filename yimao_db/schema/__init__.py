@@ -5,7 +5,7 @@ PostgreSQL stores both, and for SQLite (which drops comments) the ``meta_*`` tab
 ``docs/schema.md`` carry them.
 """
 
-from yimao_db.schema import core, readings, rules, sources, symbols
+from yimao_db.schema import core, docs, readings, rules, sources, symbols
 from yimao_db.schema.base import Base
 
 metadata = Base.metadata
@@ -14,4 +14,4 @@ for _table in metadata.sorted_tables:
     _mapper = next(m for m in Base.registry.mappers if m.local_table is _table)
     _table.comment = " ".join((_mapper.class_.__doc__ or "").split()) or None
 
-__all__ = ["Base", "core", "metadata", "readings", "rules", "sources", "symbols"]
+__all__ = ["Base", "core", "docs", "metadata", "readings", "rules", "sources", "symbols"]

@@ -1,0 +1,424 @@
+"""Documentation inside the database: meta tables, the citation view, ``yimao schema``,
+``docs/schema.md`` and ``yimao export-metadata``.
+
+The column lists come from the live database (SQLAlchemy inspect), so a table, view or
+column added without a description fails here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic import command
+from sqlalchemy import Connection, inspect, text
+
+from yimao_db import docs
+from yimao_db.build import alembic_config, build, head_revision
+from yimao_db.cli import main
+from yimao_db.db import reader_engine, writer_engine
+from yimao_db.errors import SeedCheckFailed
+from yimao_db.schema import metadata
+
+SCHEMA_MD = Path(__file__).resolve().parent.parent / "docs" / "schema.md"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def conn(built_db: str) -> Iterator[Connection]:
+    engine = reader_engine(built_db)
+    with engine.connect() as c:
+        yield c
+    engine.dispose()
+
+
+def meta(conn: Connection) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    return docs.read_meta(conn)
+
+
+# --- every table, view and column is described --------------------------------------------
+
+
+def test_every_live_table_view_and_column_is_described(conn: Connection) -> None:
+    assert docs.undocumented(conn) == []
+
+
+def test_the_check_reads_the_live_database(conn: Connection) -> None:
+    live = docs.live_columns(conn)
+    tables, columns = meta(conn)
+    assert {t["name"] for t in tables} == set(live)
+    assert {(c["table_name"], c["column_name"]) for c in columns} == {
+        (name, col) for name, (_, cols) in live.items() for col in cols
+    }
+    assert {name for name, (kind, _) in live.items() if kind == "view"} >= {
+        "v_ganzhi",
+        "v_hexagram",
+        "v_line",
+        "v_hidden",
+        "v_reading",
+        "v_reading_line",
+        "v_reading_hidden",
+        "v_reading_cast",
+        "v_hexagram_pattern",
+        "v_month_spirit_branch",
+        "v_passage_citation",
+    }
+    assert all(t["description"] for t in tables)
+    assert all(c["description"] for c in columns)
+
+
+def test_undocumented_reports_a_new_view_column_and_blank(fresh_db: str) -> None:
+    engine = writer_engine(fresh_db)
+    try:
+        with engine.begin() as c:
+            c.execute(text("CREATE VIEW v_extra AS SELECT name, ordinal FROM spirit"))
+            c.execute(text("ALTER TABLE stem ADD COLUMN nickname VARCHAR(8)"))
+            c.execute(
+                text(
+                    "UPDATE meta_column SET description = '' "
+                    "WHERE table_name = 'v_line' AND column_name = 'mansion'"
+                )
+            )
+            c.execute(
+                text(
+                    "DELETE FROM meta_column "
+                    "WHERE table_name = 'v_hexagram' AND column_name = 'gua_shen'"
+                )
+            )
+            found = docs.undocumented(c)
+    finally:
+        engine.dispose()
+    assert "view v_extra: not in meta_table" in found
+    assert "stem.nickname: no description in meta_column" in found
+    assert "v_line.mansion: no description" in found
+    assert "v_hexagram.gua_shen: no description in meta_column" in found
+
+
+def test_seeded_rows_are_the_generated_rows(conn: Connection) -> None:
+    rows = docs.meta_rows(docs.seed_passages())
+    tables, columns = meta(conn)
+    assert tables == rows["meta_table"]
+    key = lambda c: (c["table_name"], c["ordinal"])  # noqa: E731
+    assert sorted(columns, key=key) == sorted(rows["meta_column"], key=key)
+    assert docs.problems(rows["meta_table"], rows["meta_column"]) == []
+
+
+def test_every_model_table_and_column_is_described_in_code() -> None:
+    for table in metadata.sorted_tables:
+        assert table.comment, table.name
+        for column in table.columns:
+            assert column.comment, f"{table.name}.{column.name}"
+
+
+def test_problems_catch_bad_rows() -> None:
+    rows = docs.meta_rows(docs.seed_passages())
+    tables, columns = rows["meta_table"], rows["meta_column"]
+    columns[0] = {**columns[0], "description": ""}
+    tables.append({**tables[0]})
+    found = docs.problems(tables, columns)
+    assert any("no description" in p for p in found)
+    assert any("documented twice" in p for p in found)
+
+
+def test_seed_check_fails_on_an_undescribed_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    from yimao_db import seeding
+
+    broken = dict(docs.VIEW_DOCS)
+    doc = broken["v_line"]
+    broken["v_line"] = docs.Doc(doc.section, doc.description, ((*doc.columns[0][:1], "", None),))
+    monkeypatch.setattr(docs, "VIEW_DOCS", broken)
+    with pytest.raises(SeedCheckFailed, match=r"v_line\.king_wen: no description"):
+        seeding.compute_tables()
+
+
+# --- domains and passages -----------------------------------------------------------------
+
+
+def column(conn: Connection, table: str, name: str) -> dict[str, Any]:
+    row = conn.execute(
+        text("SELECT * FROM meta_column WHERE table_name = :t AND column_name = :c"),
+        {"t": table, "c": name},
+    )
+    return dict(row.mappings().one())
+
+
+@pytest.mark.parametrize(
+    ("table", "name", "domain"),
+    [
+        ("day_spirit", "position", "1..6"),
+        ("hexagram_line", "yang", "0/1"),
+        ("hexagram_line", "branch", "FK branch.name"),
+        ("hexagram", "bits", "6 characters 0/1"),
+        ("hexagram", "generation", "0..7; FK generation.ordinal"),
+        ("branch_relation", "relation", "六合/六衝/六害/三刑/進神/退神"),
+        ("branch_relation", "kind", "無恩之刑/恃勢之刑/無禮之刑/自刑 or NULL"),
+        ("seasonal_strength", "strength", "FK strength.name"),
+        ("spirit_attribute", "basis", "book/standard/decision"),
+        ("spirit_attribute", "passage", "FK source_passage.id or NULL"),
+        ("reading_line", "value", "6..9"),
+        ("hexagram", "name", "text ≤ 8"),
+        ("v_line", "position", "1..6"),
+    ],
+)
+def test_domains(conn: Connection, table: str, name: str, domain: str) -> None:
+    assert column(conn, table, name)["domain"] == domain
+
+
+def test_key_columns(conn: Connection) -> None:
+    assert column(conn, "branch_relation", "first")["is_key"] == 1
+    assert column(conn, "branch_relation", "kind")["is_key"] == 0
+    assert column(conn, "v_line", "king_wen")["is_key"] == 0
+
+
+def test_passages(conn: Connection) -> None:
+    tables = {t["name"]: t for t in meta(conn)[0]}
+    assert tables["spirit_attribute"]["passage"] == "7.3"
+    assert tables["dusk_mansion"]["passage"] == "8.12"
+    assert tables["v_month_spirit_branch"]["passage"] == "7.2"
+    assert tables["reading"]["passage"] is None
+    assert column(conn, "spirit_attribute", "governs")["passage"] == "7.7"
+    assert column(conn, "hexagram", "five_star")["passage"] == "8.6"
+    assert column(conn, "v_line", "is_between")["passage"] == "10.1"
+    # a spec-only citation (§11, §12) is not a passage of the book
+    assert tables["month_stem"]["passage"] is None
+
+
+def test_first_passage() -> None:
+    known = ["7.3", "7.7", "8.13"]
+    assert docs.first_passage("as said (§7.13, §7.7 commentary)", known) == "7.7"
+    assert docs.first_passage("§8.13–8.15", known) == "8.13"
+    assert docs.first_passage("spec §12, standard", known) is None
+
+
+# --- the citation view --------------------------------------------------------------------
+
+
+def test_citation_view_covers_every_table_with_a_passage(conn: Connection) -> None:
+    cited = [
+        name
+        for name in inspect(conn).get_table_names()
+        if "passage" in {c["name"] for c in inspect(conn).get_columns(name)}
+    ]
+    assert {"spirit", "branch_relation", "between_use", "meta_table", "meta_column"} <= set(cited)
+    assert docs.citation_gaps(conn) == []
+    listed = set(conn.execute(text("SELECT DISTINCT table_name FROM v_passage_citation")).scalars())
+    with_rows = {
+        name
+        for name in cited
+        if conn.execute(text(f"SELECT COUNT(*) FROM {name} WHERE passage IS NOT NULL")).scalar()
+    }
+    assert listed == with_rows
+
+
+def test_citation_gaps_notice_a_table_the_view_misses(fresh_db: str) -> None:
+    engine = writer_engine(fresh_db)
+    try:
+        with engine.begin() as c:
+            c.execute(
+                text(
+                    "CREATE TABLE extra_symbol (name VARCHAR(8) PRIMARY KEY, "
+                    "passage VARCHAR(8) REFERENCES source_passage (id))"
+                )
+            )
+            c.execute(text("INSERT INTO extra_symbol VALUES ('x', '5.1')"))
+            found = docs.citation_gaps(c)
+    finally:
+        engine.dispose()
+    assert "extra_symbol: not in the definition of v_passage_citation" in found
+    assert "extra_symbol: 1 rows cite a passage, v_passage_citation lists 0" in found
+
+
+def test_citation_rows(conn: Connection) -> None:
+    rows = conn.execute(
+        text(
+            "SELECT passage, chapter_no, passage_no, chapter, table_name, row_key, basis "
+            "FROM v_passage_citation WHERE table_name IN ('branch_relation', 'line_role', "
+            "'meta_column', 'spirit_attribute')"
+        )
+    ).all()
+    got = {(r[4], r[5]): r for r in rows}
+    assert got[("branch_relation", "六衝|子|午")][:4] == ("1.7", 1, 7, "甲子章第一")
+    assert got[("branch_relation", "六衝|子|午")][6] == "standard"
+    assert got[("line_role", "5|君")][0] == "10.5"
+    assert got[("spirit_attribute", "朱雀")][0] == "7.6"
+    assert got[("meta_column", "spirit_attribute|governs")][0] == "7.7"
+    assert got[("meta_column", "spirit_attribute|governs")][6] is None
+    keys = [(r[4], r[5]) for r in rows]
+    assert len(keys) == len(set(keys))
+
+
+def test_citation_view_sql_is_portable() -> None:
+    sql = docs.citation_view_sql()
+    assert "UNION ALL" in sql and "CAST(position AS VARCHAR(12))" in sql
+    for word in ("group_concat", "string_agg", "::", "printf", "format("):
+        assert word not in sql.lower()
+    assert [t.name for t in docs.cited_tables()] == sorted(
+        t.name for t in metadata.tables.values() if "passage" in t.c
+    )
+
+
+# --- the revision -------------------------------------------------------------------------
+
+
+def test_downgrade_to_0003_and_back(fresh_db: str) -> None:
+    cfg = alembic_config()
+    engine = writer_engine(fresh_db)
+    try:
+        with engine.begin() as c:
+            cfg.attributes["connection"] = c
+            command.downgrade(cfg, "0003")
+            names = set(inspect(c).get_table_names()) | set(inspect(c).get_view_names())
+            assert not names & {"meta_table", "meta_column", "v_passage_citation"}
+            assert "v_reading" in names
+    finally:
+        engine.dispose()
+    report = build(fresh_db)
+    assert (report.before, report.after) == ("0003", head_revision())
+    assert report.report.inserted["meta_column"] > 0
+    assert build(fresh_db).report.changed == 0
+
+
+# --- yimao schema -------------------------------------------------------------------------
+
+
+def test_schema_lists_every_table_and_view(
+    capsys: pytest.CaptureFixture[str], built_db: str, conn: Connection
+) -> None:
+    code, out, err = run(capsys, "schema", "--db", built_db)
+    assert (code, err) == (0, "")
+    names = {line.split()[0] for line in out.splitlines()[2:]}
+    assert names == set(docs.live_columns(conn))
+    assert "v_passage_citation" in out and "The sixty stem-branch pairs" in out
+
+
+def test_schema_of_one_table(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
+    code, out, err = run(capsys, "schema", "spirit_attribute", "--db", built_db)
+    assert (code, err) == (0, "")
+    first, *rest = out.splitlines()
+    assert first.startswith("spirit_attribute (table, symbols): What each of the six spirits")
+    governs = next(line for line in rest if line.startswith("4 "))
+    assert "governs" in governs and "生/言/實/虛/殺/計" in governs and "7.7" in governs
+
+
+@pytest.mark.parametrize("fmt", ["--json", "--jsonl", "--csv"])
+def test_schema_formats(capsys: pytest.CaptureFixture[str], built_db: str, fmt: str) -> None:
+    code, out, _ = run(capsys, "schema", "V_LINE", fmt, "--db", built_db)
+    assert code == 0
+    if fmt == "--json":
+        rows = json.loads(out)
+    elif fmt == "--jsonl":
+        rows = [json.loads(line) for line in out.splitlines()]
+    else:
+        header, *lines = out.splitlines()
+        assert header == "table_name,ordinal,column_name,description,domain,passage"
+        rows = [{"column_name": line.split(",")[2]} for line in lines]
+    assert [r["column_name"] for r in rows][:3] == ["king_wen", "bits", "position"]
+    assert len(rows) == len(docs.VIEW_DOCS["v_line"].columns)
+
+
+def test_schema_json_lists_tables(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
+    code, out, _ = run(capsys, "schema", "--json", "--db", built_db)
+    rows = json.loads(out)
+    assert code == 0
+    assert {"name", "kind", "section", "description", "passage"} == set(rows[0])
+    kinds = {r["name"]: r["kind"] for r in rows}
+    assert kinds["v_reading"] == "view" and kinds["branch_relation"] == "table"
+
+
+def test_schema_unknown_table(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
+    code, out, err = run(capsys, "schema", "no_such_table", "--db", built_db)
+    assert (code, out) == (2, "")
+    assert err.startswith("error: unknown table or view 'no_such_table'")
+    assert "spirit_attribute" in err and "v_reading_line" in err
+    assert "Traceback" not in err
+
+
+def test_schema_markdown_is_docs_schema_md(
+    capsys: pytest.CaptureFixture[str], built_db: str
+) -> None:
+    code, out, _ = run(capsys, "schema", "--markdown", "--db", built_db)
+    assert code == 0
+    assert out == SCHEMA_MD.read_text(encoding="utf-8")
+
+
+def test_schema_on_an_unbuilt_database(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, err = run(capsys, "schema", "--db", str(tmp_path / "none.db"))
+    assert (code, out) == (2, "")
+    assert "yimao build" in err
+
+
+# --- docs/schema.md -----------------------------------------------------------------------
+
+
+def test_docs_schema_md_is_up_to_date() -> None:
+    assert SCHEMA_MD.read_text(encoding="utf-8") == docs.generated_markdown(), (
+        "docs/schema.md is stale: run `python -m yimao_db.docs`"
+    )
+
+
+def test_docs_schema_md_content() -> None:
+    md = SCHEMA_MD.read_text(encoding="utf-8")
+    for name in [*metadata.tables, *docs.VIEW_DOCS]:
+        assert f"### `{name}` (" in md
+    assert "| 2 | **position** | Line 1..6 from the bottom | 1..6 |  |" in md
+    assert "passages.tsv" in md and "one behind the spec's" in md
+
+
+def test_docs_main_writes_the_file(tmp_path: Path) -> None:
+    target = tmp_path / "out" / "schema.md"
+    assert docs.main([str(target)]) == 0
+    assert target.read_text(encoding="utf-8") == docs.generated_markdown()
+
+
+# --- yimao export-metadata ----------------------------------------------------------------
+
+
+def test_export_metadata(
+    capsys: pytest.CaptureFixture[str], built_db: str, conn: Connection, tmp_path: Path
+) -> None:
+    target = tmp_path / "metadata.json"
+    code, out, err = run(capsys, "export-metadata", "-o", str(target), "--db", built_db)
+    assert (code, err) == (0, "")
+    assert str(target) in out
+    data = json.loads(target.read_text(encoding="utf-8"))
+    assert {"title", "description", "source", "license", "databases"} <= set(data)
+    assert "MIT" in data["license"] and "public domain" in data["license"]
+    (name, database), *more = data["databases"].items()
+    assert more == []
+    assert name == (Path(built_db).stem if "://" not in built_db else "yimao")
+    tables = database["tables"]
+    live = docs.live_columns(conn)
+    assert set(tables) == set(live)
+    for table, (_, columns) in live.items():
+        assert tables[table]["description"]
+        assert list(tables[table]["columns"]) == columns
+        assert all(tables[table]["columns"].values())
+    assert tables["v_passage_citation"]["columns"]["row_key"].startswith("The citing row's")
+
+
+def test_export_metadata_to_stdout_with_a_name(
+    capsys: pytest.CaptureFixture[str], built_db: str
+) -> None:
+    code, out, _ = run(capsys, "export-metadata", "--database-name", "yimao", "--db", built_db)
+    assert code == 0
+    data = json.loads(out)
+    assert list(data["databases"]) == ["yimao"]
+    spirit = data["databases"]["yimao"]["tables"]["spirit"]
+    assert spirit["columns"]["direction"].startswith("Its place")
+
+
+def test_export_metadata_unwritable(
+    capsys: pytest.CaptureFixture[str], built_db: str, tmp_path: Path
+) -> None:
+    target = tmp_path / "missing" / "metadata.json"
+    code, out, err = run(capsys, "export-metadata", "-o", str(target), "--db", built_db)
+    assert (code, out) == (2, "")
+    assert err.startswith("error: cannot write") and "Traceback" not in err

@@ -1,0 +1,120 @@
+"""``yimao schema`` and ``yimao export-metadata``: the documentation stored in the database."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from yimao_db import db as dbmod
+from yimao_db.commands import SubParsers, db_option, format_options, out
+from yimao_db.errors import UsageError
+
+TABLE_COLUMNS = ("name", "kind", "section", "description", "passage")
+COLUMN_COLUMNS = ("table_name", "ordinal", "column_name", "description", "domain", "passage")
+
+
+def _read(db: str | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    from yimao_db.docs import read_meta
+
+    engine = dbmod.reader_engine(db)
+    try:
+        with engine.connect() as conn:
+            return read_meta(conn)
+    finally:
+        engine.dispose()
+
+
+def _find(tables: list[dict[str, Any]], typed: str) -> dict[str, Any]:
+    wanted = typed.strip().lower()
+    for t in tables:
+        if t["name"].lower() == wanted:
+            return t
+    tables_ = ", ".join(t["name"] for t in tables if t["kind"] == "table")
+    views = ", ".join(t["name"] for t in tables if t["kind"] == "view")
+    raise UsageError(
+        f"unknown table or view {typed!r}: expected one of the tables {tables_}; "
+        f"or the views {views}"
+    )
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from yimao_db.docs import schema_markdown
+    from yimao_db.output import render
+
+    tables, columns = _read(args.db)
+    if args.table is not None:
+        table = _find(tables, args.table)
+        tables = [table]
+        columns = [c for c in columns if c["table_name"] == table["name"]]
+    if args.markdown:
+        out(schema_markdown(tables, columns))
+        return 0
+    if args.table is None:
+        out(render(TABLE_COLUMNS, [[t[c] for c in TABLE_COLUMNS] for t in tables], args.format))
+        return 0
+    rows = [[c[k] for k in COLUMN_COLUMNS] for c in columns]
+    if args.format == "table":
+        t = tables[0]
+        out(f"{t['name']} ({t['kind']}, {t['section']}): {t['description']}\n\n")
+        out(render(COLUMN_COLUMNS[1:], [r[1:] for r in rows], "table"))
+    else:
+        out(render(COLUMN_COLUMNS, rows, args.format))
+    return 0
+
+
+def _database_name(db: str | None) -> str:
+    path = dbmod.sqlite_path(dbmod.resolve_url(db))
+    return path.stem if path is not None else "yimao"
+
+
+def cmd_export_metadata(args: argparse.Namespace) -> int:
+    from yimao_db.docs import datasette_metadata
+
+    tables, columns = _read(args.db)
+    name = args.database_name or _database_name(args.db)
+    document = json.dumps(datasette_metadata(tables, columns, name), ensure_ascii=False, indent=2)
+    if args.output in (None, "-"):
+        out(document + "\n")
+        return 0
+    target = Path(args.output)
+    try:
+        target.write_text(document + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
+    out(
+        f"wrote {target}: {len(tables)} tables and views of database {name!r} "
+        f"(datasette {name}.db -m {target})\n"
+    )
+    return 0
+
+
+def register(sub: SubParsers) -> None:
+    p = sub.add_parser(
+        "schema",
+        help="describe the tables and views (or one table's columns) from the database",
+        description="Print the documentation stored in meta_table and meta_column: every "
+        "table and view, or one table's columns with description, domain and passage.",
+    )
+    p.add_argument("table", nargs="?", help="a table or view name (default: list them all)")
+    format_options(p)
+    p.add_argument("--markdown", action="store_true", help="print Markdown, as in docs/schema.md")
+    db_option(p)
+    p.set_defaults(handler=cmd_schema)
+
+    p = sub.add_parser(
+        "export-metadata",
+        help="write a datasette metadata.json with the documentation",
+        description="Write a datasette metadata.json (title, description, source, license, "
+        "every table's and view's description and column descriptions), for "
+        "`datasette yimao.db -m metadata.json`.",
+    )
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: stdout)")
+    p.add_argument(
+        "--database-name",
+        metavar="NAME",
+        help="the database's name in datasette (default: the file's stem, e.g. yimao)",
+    )
+    db_option(p)
+    p.set_defaults(handler=cmd_export_metadata)
