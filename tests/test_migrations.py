@@ -1,0 +1,347 @@
+"""Migrations: step walks base → head → base → head, readings kept, no drift, one transaction.
+
+Every step runs as ``yimao build`` runs migrations: ``command.upgrade``/``downgrade`` with
+``cfg.attributes["connection"]`` set to a connection of :func:`yimao_db.db.writer_engine`
+that is already inside its ``BEGIN IMMEDIATE`` transaction.
+
+Readings live in revision 0003: downgrading *past* 0003 drops the reading tables and with them
+the readings (documented in docs/reliability.md). Every other step keeps them byte for byte,
+and ``yimao build`` on a database at any revision from 0003 on upgrades it keeping them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic import command
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, Engine, event, inspect, select, text
+
+from yimao_db import build as buildmod
+from yimao_db import check as doctor
+from yimao_db import seeding
+from yimao_db.build import alembic_config, build, current_revision, head_revision
+from yimao_db.cli import main
+from yimao_db.db import writer_engine
+from yimao_db.errors import DatabaseError
+from yimao_db.readings import Chart, cast, chart
+from yimao_db.schema import metadata
+
+READINGS_REVISION = "0003"  # the revision that creates reading and reading_line
+
+
+def revisions() -> list[str]:
+    """Every revision, base first."""
+    script = ScriptDirectory.from_config(alembic_config())
+    return [rev.revision for rev in reversed(list(script.walk_revisions()))]
+
+
+def has_readings(revision: str | None) -> bool:
+    """True if the schema at ``revision`` has the reading tables."""
+    revs = revisions()
+    return revision is not None and revs.index(revision) >= revs.index(READINGS_REVISION)
+
+
+def above_readings() -> list[str]:
+    revs = revisions()
+    return revs[revs.index(READINGS_REVISION) + 1 :]
+
+
+@contextlib.contextmanager
+def writer(db: str) -> Iterator[Engine]:
+    engine = writer_engine(db)
+    try:
+        yield engine
+    finally:
+        engine.dispose()
+
+
+def step(engine: Engine, direction: str) -> str | None:
+    """One revision up (``+1``) or down (``-1``) in one transaction; returns the new revision."""
+    with engine.begin() as conn:
+        cfg = alembic_config()
+        cfg.attributes["connection"] = conn
+        if direction == "+1":
+            command.upgrade(cfg, "+1")
+        else:
+            command.downgrade(cfg, "-1")
+        return current_revision(conn)
+
+
+def seed_existing(conn: Connection) -> None:
+    """Seed the tables this revision has (as far as its columns go): a build at an older
+    revision, made with today's rules."""
+    insp = inspect(conn)
+    names = set(insp.get_table_names())
+    tables = seeding.compute_tables()
+    present = {}
+    for name, rows in tables.items():
+        if name in names:
+            columns = {c["name"] for c in insp.get_columns(name)}
+            present[name] = [{k: v for k, v in r.items() if k in columns} for r in rows]
+    seeding.sync(conn, present)
+
+
+def db_at(path: Path, revision: str) -> str:
+    """A database at ``revision``, seeded, stepped up one revision at a time."""
+    db = str(path)
+    with writer(db) as engine:
+        while (current := step(engine, "+1")) != revision:
+            assert current is not None
+        with engine.begin() as conn:
+            seed_existing(conn)
+    return db
+
+
+def cast_readings(db: str) -> list[int]:
+    return [
+        cast("789678", pillars="甲辰,丙寅,戊戌,庚申", question='it\'s "quoted"', db=db),
+        cast(coins="2,1,3,0,2,2", at="2024-06-30T23:30", najia="seasonal", early_rat=True, db=db),
+        cast("乾之姤", day="甲子", month="寅", hour="丙寅", db=db),
+        cast("姤", moving="1,4", at="1988-07-01T12:00", tz="Asia/Shanghai", db=db),
+    ]
+
+
+def reading_rows(db: str) -> dict[str, list[tuple[Any, ...]]]:
+    """The raw rows of the two reading tables."""
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return {
+            t: con.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
+            for t in ("reading", "reading_line")
+        }
+    finally:
+        con.close()
+
+
+def charts(db: str, ids: list[int]) -> list[Chart]:
+    return [chart(i, db) for i in ids]
+
+
+def tables_of(db: str) -> set[str]:
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        rows = con.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")
+        return {name for (name,) in rows}
+    finally:
+        con.close()
+
+
+def schema_of(db: str) -> list[tuple[str, str, str]]:
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return con.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall()
+    finally:
+        con.close()
+
+
+@pytest.fixture(autouse=True)
+def sqlite_backend(empty_db: str) -> None:
+    if "://" in empty_db:
+        pytest.skip("walks SQLite files (the PostgreSQL walk is the same alembic code)")
+
+
+# --- walks ------------------------------------------------------------------------------------
+
+
+def test_walk_base_head_base_head(tmp_path: Path) -> None:
+    revs = revisions()
+    assert revs[0] == "0001" and revs[-1] == head_revision() and READINGS_REVISION in revs
+    db = str(tmp_path / "walk.db")
+    fresh = str(tmp_path / "fresh.db")
+    build(fresh)
+
+    with writer(db) as engine:
+        for rev in revs:  # base → head
+            assert step(engine, "+1") == rev
+    report = build(db)  # the seed runs after an upgrade (yimao build does it)
+    assert report.before == head_revision()
+    assert schema_of(db) == schema_of(fresh)
+    ids = cast_readings(db)
+    rows, before = reading_rows(db), charts(db, ids)
+
+    with writer(db) as engine:  # head → base, readings intact while their tables exist
+        for rev in reversed([None, *revs[:-1]]):
+            assert step(engine, "-1") == rev
+            if has_readings(rev):
+                assert reading_rows(db) == rows
+                assert charts(db, ids) == before
+            else:  # documented: downgrading past 0003 drops the readings with their tables
+                assert not {"reading", "reading_line", "v_reading"} & tables_of(db)
+    assert tables_of(db) <= {"alembic_version"}
+
+    with writer(db) as engine:  # base → head, readings cast at 0003 kept by every later step
+        for rev in revs:
+            assert step(engine, "+1") == rev
+            if rev == READINGS_REVISION:
+                with engine.begin() as conn:
+                    seed_existing(conn)
+                ids = cast_readings(db)
+                rows, before = reading_rows(db), charts(db, ids)
+            elif has_readings(rev):
+                assert reading_rows(db) == rows
+    build(db)
+    assert reading_rows(db) == rows
+    assert charts(db, ids) == before
+    assert schema_of(db) == schema_of(fresh)
+    assert doctor.check(db) == []
+
+
+def test_revisions_above_readings_round_trip_keep_readings(tmp_path: Path) -> None:
+    upper = above_readings()
+    if not upper:
+        pytest.skip(f"no revision above {READINGS_REVISION} yet")
+    db = str(tmp_path / "round.db")
+    build(db)
+    ids = cast_readings(db)
+    rows, before = reading_rows(db), charts(db, ids)
+    with writer(db) as engine:
+        for rev in reversed([READINGS_REVISION, *upper[:-1]]):
+            assert step(engine, "-1") == rev
+            assert reading_rows(db) == rows
+            assert charts(db, ids) == before
+        for rev in upper:
+            assert step(engine, "+1") == rev
+            assert reading_rows(db) == rows
+            assert charts(db, ids) == before
+    build(db)
+    assert reading_rows(db) == rows
+    assert charts(db, ids) == before
+    assert doctor.check(db) == []
+
+
+@pytest.mark.parametrize("revision", [r for r in revisions() if has_readings(r)])
+def test_build_upgrades_an_older_database_keeping_readings(tmp_path: Path, revision: str) -> None:
+    db = db_at(tmp_path / "old.db", revision)
+    ids = cast_readings(db)
+    rows, before = reading_rows(db), charts(db, ids)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["build", "--db", db])
+    assert (code, err.getvalue()) == (0, "")
+    head = head_revision()
+    expected = "schema already at head" if revision == head else f"{revision} → {head}"
+    assert expected in out.getvalue()
+    assert reading_rows(db) == rows
+    assert charts(db, ids) == before
+    assert doctor.check(db) == []
+
+
+def test_downgrade_past_readings_drops_them(tmp_path: Path) -> None:
+    """The documented limit: revision 0003's downgrade drops the reading tables."""
+    db = str(tmp_path / "drop.db")
+    build(db)
+    cast_readings(db)
+    with writer(db) as engine:
+        while step(engine, "-1") != READINGS_REVISION:
+            pass
+        assert reading_rows(db)["reading"]
+        step(engine, "-1")
+    assert not {"reading", "reading_line"} & tables_of(db)
+    build(db)
+    assert reading_rows(db) == {"reading": [], "reading_line": []}
+
+
+# --- drift ------------------------------------------------------------------------------------
+
+
+def test_alembic_check_finds_no_drift(tmp_path: Path) -> None:
+    db = str(tmp_path / "drift.db")
+    build(db)
+    with writer(db) as engine, engine.connect() as conn:
+        cfg = alembic_config()
+        cfg.attributes["connection"] = conn
+        command.check(cfg)  # raises AutogenerateDiffsDetected on drift
+
+
+def test_every_model_table_is_created_by_the_migrations(tmp_path: Path) -> None:
+    db = str(tmp_path / "tables.db")
+    build(db)
+    assert set(metadata.tables) <= tables_of(db)
+
+
+# --- one transaction --------------------------------------------------------------------------
+
+
+def traced_build(monkeypatch: pytest.MonkeyPatch, db: str) -> list[str]:
+    """Build ``db`` and return every SQL statement SQLite executed on the build's connection."""
+    statements: list[str] = []
+    real = buildmod.writer_engine
+
+    def traced(url: Any) -> Engine:
+        engine = real(url)
+
+        @event.listens_for(engine, "connect")
+        def _trace(dbapi_connection: Any, _record: Any) -> None:
+            dbapi_connection.set_trace_callback(statements.append)
+
+        return engine
+
+    monkeypatch.setattr(buildmod, "writer_engine", traced)
+    build(db)
+    return statements
+
+
+def transaction_shape(statements: list[str]) -> list[str]:
+    control = ("BEGIN", "COMMIT", "ROLLBACK", "END", "SAVEPOINT", "RELEASE")
+    return [s.strip() for s in statements if s.strip().upper().startswith(control)]
+
+
+def test_fresh_build_is_one_transaction(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    statements = traced_build(monkeypatch, str(tmp_path / "one.db"))
+    assert transaction_shape(statements) == ["BEGIN IMMEDIATE", "COMMIT"]
+    assert statements[0] == "BEGIN IMMEDIATE" and statements[-1] == "COMMIT"
+    assert any(s.lstrip().startswith("CREATE TABLE") for s in statements)
+    assert any(s.lstrip().startswith("INSERT INTO hexagram_line") for s in statements)
+    assert any(s.lstrip().startswith("INSERT INTO alembic_version") for s in statements)
+
+
+def test_upgrade_of_an_older_database_is_one_transaction(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    db = db_at(tmp_path / "older.db", READINGS_REVISION)
+    cast_readings(db)
+    statements = traced_build(monkeypatch, db)
+    assert transaction_shape(statements) == ["BEGIN IMMEDIATE", "COMMIT"]
+
+
+def test_a_migration_that_commits_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The guard behind the single transaction: a commit inside the migrations is caught."""
+    real = buildmod.upgrade
+
+    def committing(conn: Connection, target: str = "head") -> None:
+        real(conn, target)
+        conn.exec_driver_sql("COMMIT")
+
+    monkeypatch.setattr(buildmod, "upgrade", committing)
+    with pytest.raises(DatabaseError, match="ended early"):
+        build(str(tmp_path / "commit.db"))
+
+
+def test_failed_upgrade_leaves_the_older_database(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    db = db_at(tmp_path / "older.db", READINGS_REVISION)
+    cast_readings(db)
+    rows, schema = reading_rows(db), schema_of(db)
+    real = buildmod.upgrade
+
+    def failing(conn: Connection, target: str = "head") -> None:
+        real(conn, target)
+        conn.execute(select(text("1")).select_from(text("no_such_table")))
+
+    monkeypatch.setattr(buildmod, "upgrade", failing)
+    with pytest.raises(Exception, match="no_such_table"):
+        build(db)
+    assert reading_rows(db) == rows
+    assert schema_of(db) == schema
+    with writer(db) as engine, engine.connect() as conn:
+        assert current_revision(conn) == READINGS_REVISION
