@@ -189,7 +189,9 @@ def test_day_and_hour_agree_with_counting_and_tyme4py(when: datetime) -> None:
             tyme.get_day().get_name(),
             tyme.get_sixty_cycle().get_name(),
         )
-    assert moment_at(when, early_rat=True).day_gz == tyme.get_day().get_name()
+    assert (
+        moment_at(when.replace(tzinfo=BEIJING), early_rat=True).day_gz == tyme.get_day().get_name()
+    )
 
 
 # --- input forms ------------------------------------------------------------------------

@@ -95,14 +95,19 @@ def from_hexagram(conn: Connection, typed: str, moving: str | Sequence[int] = ()
 
 
 def parse(conn: Connection, text: str, moving: str | Sequence[int] = ()) -> Cast:
-    """Any textual cast form: values, ``乾之姤``, ``HEX`` or ``HEX:1,4``."""
+    """Any textual cast form: values, coins (``2,1,3,0,2,2``), ``乾之姤``, ``HEX`` or
+    ``HEX:1,4``."""
     typed = text.strip()
     if not typed:
         raise UsageError("empty cast: expected six values like 789678, 乾之姤 or a hexagram")
-    if typed.isdigit() and len(typed) == 6 and set(typed) <= set("6789"):
+    if looks_like_coins(typed):
+        if moving:
+            raise UsageError("moving lines go with a hexagram name, not with coins")
+        return from_coins(typed)
+    if typed.isascii() and typed.isdigit() and not _names_a_hexagram(typed):
         if moving:
             raise UsageError("moving lines go with a hexagram name, not with line values")
-        return from_values(typed)
+        return from_values(typed)  # line values, or digits that are no hexagram: say why
     if "之" in typed:
         primary, _, changed = typed.partition("之")
         if moving:
@@ -114,11 +119,16 @@ def parse(conn: Connection, text: str, moving: str | Sequence[int] = ()) -> Cast
         if moving:
             raise UsageError("give moving lines either after ':' or with --moving, not both")
         return from_hexagram(conn, with_lines.group(1), with_lines.group(2))
-    if typed.isdigit() and len(typed) == 6 and not set(typed) <= set("01"):
-        return from_values(typed)  # six digits that are not bits: report them as values
     return from_hexagram(conn, typed, moving)
 
 
+def _names_a_hexagram(digits: str) -> bool:
+    """Digits that name a hexagram rather than give line values: a King Wen number (one or
+    two digits) or six bits (``011111``)."""
+    return len(digits) <= 2 or (len(digits) == 6 and set(digits) <= set("01"))
+
+
 def looks_like_coins(text: str) -> bool:
-    """True for a comma-separated list of six counts 0-3 (``2,1,3,0,2,2``)."""
-    return re.fullmatch(r"\s*[0-3](\s*[,，]\s*[0-3]){5}\s*", text) is not None
+    """True for a list of numbers separated by commas (``2,1,3,0,2,2``): coin throws, which
+    :func:`from_coins` checks (no other cast form has numbers separated by commas)."""
+    return re.fullmatch(r"\s*-?\d+(\s*[,，、]\s*-?\d+)+\s*", text) is not None

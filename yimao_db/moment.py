@@ -37,12 +37,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
-from tyme4py.sixtycycle import SixtyCycle
+from tyme4py.sixtycycle import SixtyCycle, SixtyCycleMonth, SixtyCycleYear
 from tyme4py.solar import SolarDay, SolarTime
 
 from yimao_db.errors import UsageError
 from yimao_db.facts import facts
 from yimao_db.rules.ganzhi import ganzhi, ordinal_of, void_branches
+from yimao_db.rules.spirits import hour_stem, month_stem
 
 __all__ = ["Moment", "moment_at", "moment_from_pillars", "parse_pillars"]
 
@@ -79,6 +80,7 @@ SOLAR_TERMS: dict[str, str] = {
 
 AFTER_WINTER_SOLSTICE = "冬至後"
 AFTER_SUMMER_SOLSTICE = "夏至後"
+LICHUN = 3  # tyme4py's index of 立春 among a year's terms (冬至 = 0)
 
 _VARIANTS = str.maketrans({"醜": "丑"})
 _ZONE_KEY = re.compile(r"[A-Za-z0-9_+\-]+(?:/[A-Za-z0-9_+\-]+)*")
@@ -158,6 +160,25 @@ def _void(day_gz: str) -> str:
     return "".join(void_branches(ordinal_of(day_gz[0], day_gz[1])))
 
 
+_JIAZI_DAY = SolarDay.from_ymd(2000, 1, 7)  # a 甲子 day: day pillars count from it
+
+
+def _year_month(term_year: int, term_index: int) -> tuple[str, str]:
+    """Year and month pillars from the solar term in force (tyme4py's numbering).
+
+    tyme4py numbers a year's terms from the 冬至 that opens it (index 0, in the December
+    before) to 大雪 (23); 立春 is index 3. The year pillar changes at 立春, the month at
+    every 節 (odd index): before 立春 the year is the previous one, and the month is the
+    (index - 3) // 2-th after the year's 寅 month (五虎遁 by tyme4py). This is what
+    ``SolarTime.get_sixty_cycle_hour()`` computes, without its lunar calendar (three
+    times slower); the tests compare the two.
+    """
+    year = term_year if term_index >= LICHUN else term_year - 1
+    year_gz = _gz(SixtyCycleYear.from_year(year).get_sixty_cycle())
+    month = SixtyCycleMonth.from_index(term_year, (term_index - LICHUN) // 2)
+    return year_gz, _gz(month.get_sixty_cycle())
+
+
 def moment_at(
     when: datetime | str | None = None, tz: str = "Asia/Shanghai", early_rat: bool = False
 ) -> Moment:
@@ -169,18 +190,17 @@ def moment_at(
     local, bj, clock = _instant(when, _zone(tz))
     # tyme4py reads its clock as UTC+08:00: give it the instant on that clock
     solar_time = SolarTime.from_ymd_hms(bj.year, bj.month, bj.day, bj.hour, bj.minute, bj.second)
-    pillars = solar_time.get_sixty_cycle_hour()
-    term = solar_time.get_term()
+    term = solar_time.get_term()  # the term in force at the exact instant
+    year_gz, month_gz = _year_month(term.get_year(), term.get_index())
 
     day = SolarDay.from_ymd(clock.year, clock.month, clock.day)
     if early_rat and clock.hour == 23:
         day = day.next(1)
-    day_gz = _gz(day.get_sixty_cycle_day().get_sixty_cycle())
-    month_gz = _gz(pillars.get_month())
+    day_gz = _gz(SixtyCycle.from_index(day.subtract(_JIAZI_DAY)))
     return Moment(
         cast_at=local.isoformat(timespec="seconds"),
         tz=tz,
-        year_gz=_gz(pillars.get_year()),
+        year_gz=year_gz,
         month_gz=month_gz,
         month_branch=month_gz[1],
         day_gz=day_gz,
@@ -214,6 +234,25 @@ def _branch(value: str) -> str:
     return text
 
 
+def _check_stems(year: str | None, month: str | None, day: str, hour: str | None) -> None:
+    """Pillars given together must fit: the month stem by 五虎遁 from the year stem, the
+    hour stem by 五子遁 from the day stem (§7.2, §12), as the calendar would give them."""
+    if year is not None and month is not None:
+        want = month_stem(year[0], month[1]) + month[1]
+        if want != month:
+            raise UsageError(
+                f"month pillar {month} does not fit the year {year}: by 五虎遁 the"
+                f" {month[1]} month of a {year[0]} year is {want}"
+            )
+    if hour is not None:
+        want = hour_stem(day[0], hour[1]) + hour[1]
+        if want != hour:
+            raise UsageError(
+                f"hour pillar {hour} does not fit the day {day}: by 五子遁 the"
+                f" {hour[1]} hour of a {day[0]} day is {want}"
+            )
+
+
 def moment_from_pillars(
     *,
     day: str,
@@ -224,8 +263,10 @@ def moment_from_pillars(
 ) -> Moment:
     """A moment given as pillars. ``day`` is required, and a month (pillar or branch).
 
-    If both ``month`` and ``month_branch`` are given they must agree. Solar term and
-    half-year are unknown (None). Only canonical characters (plus 醜 for 丑) are accepted.
+    If both ``month`` and ``month_branch`` are given they must agree; a month pillar given
+    with the year, and an hour pillar, must have the stems 五虎遁 and 五子遁 give them.
+    Solar term and half-year are unknown (None). Only canonical characters (plus 醜 for 丑)
+    are accepted.
     """
     day_gz = _pillar(day, "day")
     year_gz = None if year is None else _pillar(year, "year")
@@ -241,6 +282,7 @@ def moment_from_pillars(
         branch = month_gz[1]
     if branch is None:
         raise UsageError("the month is needed: give a month pillar or a month branch (月建)")
+    _check_stems(year_gz, month_gz, day_gz, hour_gz)
     return Moment(
         cast_at=None,
         tz=None,

@@ -10,7 +10,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from pathlib import Path
@@ -111,7 +112,11 @@ class Chart:
     hidden: tuple[HiddenLine, ...]
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The chart as JSON-ready data: lines and hidden spirits as lists of dicts."""
+        data = asdict(self)
+        data["lines"] = list(data["lines"])
+        data["hidden"] = list(data["hidden"])
+        return data
 
 
 def _pick(cls: type[Any], row: Any) -> dict[str, Any]:
@@ -168,17 +173,43 @@ def make_moment(
         raise UsageError("give either --pillars, or --year/--month/--day/--hour, or --at")
     if given and at:
         raise UsageError("give either pillars (--month/--day …) or a date-time (--at), not both")
+    if pillars or given:
+        if tz or early_rat:
+            raise UsageError(
+                "--tz and --early-rat go with a date-time (--at); pillars are taken as given"
+            )
     if pillars:
         return parse_pillars(pillars)
     if given:
         if not day:
             raise UsageError("pillars need at least the day (--day 甲子) and month (--month 寅)")
-        month_gz = month if month and len(month.strip()) == 2 else None
-        month_branch = month if month and len(month.strip()) == 1 else None
+        # one character is the month branch 月建, anything else a month pillar
+        is_branch = month is not None and len(month.strip()) == 1
         return moment_from_pillars(
-            day=day, month=month_gz, year=year, hour=hour, month_branch=month_branch
+            day=day,
+            month=None if is_branch else month,
+            year=year,
+            hour=hour,
+            month_branch=month if is_branch else None,
         )
     return moment_at(at, tz or DEFAULT_TZ, early_rat=early_rat)
+
+
+def check_question(question: str | None) -> str | None:
+    """The question as given; refused only if a database cannot store it verbatim."""
+    if question is None:
+        return None
+    if not isinstance(question, str):
+        raise UsageError(f"the question must be text, got {type(question).__name__}")
+    if "\x00" in question:
+        raise UsageError("the question contains a NUL character, which cannot be stored")
+    try:
+        question.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UsageError(
+            "the question is not valid Unicode text (it contains a lone surrogate)"
+        ) from None
+    return question
 
 
 def prepare(
@@ -202,7 +233,10 @@ def prepare(
         raise UsageError(
             "the seasonal najia needs the half-year, which only a date-time gives (--at)"
         )
+    question = check_question(question)
     if random:
+        if moving:
+            raise UsageError("moving lines go with a hexagram name, not with --random")
         cast_ = casting.random_cast()
     elif coins:
         if moving:
@@ -252,10 +286,17 @@ def store(conn: Connection, request: CastRequest) -> int:
     return int(reading_id)
 
 
-def _engine(db: str | URL | Engine | None, *, write: bool) -> Engine:
-    if isinstance(db, Engine):
-        return db
-    return writer_engine(db) if write else reader_engine(db)
+@contextmanager
+def _connect(db: str | URL | Engine | None, *, write: bool) -> Iterator[Connection]:
+    """A connection (inside a transaction when writing) on ``db``: an Engine is used as
+    given; for a path or URL an engine is made and disposed of afterwards."""
+    engine = db if isinstance(db, Engine) else writer_engine(db) if write else reader_engine(db)
+    try:
+        with engine.begin() if write else engine.connect() as conn:
+            yield conn
+    finally:
+        if engine is not db:
+            engine.dispose()
 
 
 def cast(
@@ -287,8 +328,7 @@ def cast(
         hour=hour,
         early_rat=early_rat,
     )
-    engine = _engine(db, write=True)
-    with engine.begin() as conn:
+    with _connect(db, write=True) as conn:
         request = prepare(
             conn,
             lines,
@@ -304,7 +344,7 @@ def cast(
 
 def chart(reading_id: int, db: str | URL | Engine | None = None) -> Chart:
     """The chart of a stored reading, read from the views."""
-    with _engine(db, write=False).connect() as conn:
+    with _connect(db, write=False) as conn:
         return read_chart(conn, reading_id)
 
 
@@ -312,7 +352,7 @@ def recent(limit: int = 20, db: str | URL | Engine | None = None) -> tuple[list[
     """Stored readings, newest first."""
     if limit < 1:
         raise UsageError(f"--limit must be a positive number, got {limit}")
-    with _engine(db, write=False).connect() as conn:
+    with _connect(db, write=False) as conn:
         result = conn.execute(
             text(
                 "SELECT reading_id, created_at, cast_at, day_gz, primary_name, changed_name, "
@@ -324,31 +364,67 @@ def recent(limit: int = 20, db: str | URL | Engine | None = None) -> tuple[list[
 
 
 IMPORT_COLUMNS = ("lines", "at", "tz", "question")
+JSON_SUFFIXES = (".jsonl", ".ndjson", ".json")
 
 
-def _import_rows(path: Path) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class ImportRow:
+    label: str  # how errors name it: "row 3", or "row 3 (line 5)" when the lines differ
+    values: dict[str, Any]
+
+
+def _label(number: int, line: int) -> str:
+    return f"row {number}" if number == line else f"row {number} (line {line})"
+
+
+def _json_rows(content: str) -> list[ImportRow]:
+    rows: list[ImportRow] = []
+    for line_no, line in enumerate(content.splitlines(), 1):
+        if not line.strip():
+            continue
+        label = _label(len(rows) + 1, line_no)
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise UsageError(f"{label}: not valid JSON ({exc.msg})") from None
+        if not isinstance(obj, dict):
+            raise UsageError(
+                f"{label}: expected a JSON object with keys {', '.join(IMPORT_COLUMNS)}"
+            )
+        rows.append(ImportRow(label, obj))
+    return rows
+
+
+def _csv_rows(path: Path, content: str) -> list[ImportRow]:
+    reader = csv.DictReader(io.StringIO(content, newline=""))
+    if reader.fieldnames is None or "lines" not in reader.fieldnames:
+        raise UsageError(
+            f"{path}: expected a CSV header row with the columns {', '.join(IMPORT_COLUMNS)}"
+            " (lines required)"
+        )
+    rows: list[ImportRow] = []
+    start = reader.line_num + 1  # the file line a record starts on
+    for record in reader:
+        label = _label(len(rows) + 1, start)
+        start = reader.line_num + 1
+        if None in record:
+            raise UsageError(f"{label}: more fields than the header has columns")
+        rows.append(ImportRow(label, record))
+    return rows
+
+
+def _import_rows(path: Path) -> list[ImportRow]:
+    """The readings of a CSV or JSON Lines file, numbered from 1 (the CSV header is not a
+    row; blank JSON lines are skipped)."""
     try:
         content = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read {path}: {exc}") from None
-    stripped = content.lstrip()
-    if path.suffix.lower() in (".jsonl", ".ndjson", ".json") or stripped.startswith("{"):
-        rows = []
-        for n, line in enumerate(content.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise UsageError(f"row {n}: not valid JSON ({exc.msg})") from None
-            if not isinstance(obj, dict):
-                raise UsageError(f"row {n}: expected a JSON object with {IMPORT_COLUMNS}")
-            rows.append({"_row": n, **obj})
-        return rows
-    reader = csv.DictReader(io.StringIO(content))
-    if reader.fieldnames is None or "lines" not in reader.fieldnames:
-        raise UsageError(f"{path}: expected a CSV header with columns {', '.join(IMPORT_COLUMNS)}")
-    return [{"_row": n, **r} for n, r in enumerate(reader, 2)]
+    if not content.strip():
+        return []
+    if path.suffix.lower() in JSON_SUFFIXES or content.lstrip().startswith("{"):
+        return _json_rows(content)
+    return _csv_rows(path, content)
 
 
 def _text(value: Any) -> str | None:
@@ -357,39 +433,41 @@ def _text(value: Any) -> str | None:
     return str(value).strip() or None
 
 
+def _cast_text(value: Any) -> str:
+    """The ``lines`` of an import row as text: a cast form, or a JSON list of six values."""
+    if isinstance(value, list) and all(isinstance(v, int) for v in value):
+        return "".join(str(v) for v in value)
+    text_ = _text(value)
+    if text_ is None:
+        raise UsageError("the 'lines' column is empty")
+    return text_
+
+
+def _prepare_row(conn: Connection, row: dict[str, Any]) -> CastRequest:
+    lines = _cast_text(row.get("lines"))
+    moment = make_moment(at=_text(row.get("at")), tz=_text(row.get("tz")))
+    question = row.get("question")
+    return prepare(
+        conn, lines, moment=moment, question=None if question in (None, "") else question
+    )
+
+
 def import_file(path: str | Path, db: str | URL | Engine | None = None) -> list[int]:
     """Store every reading of a CSV or JSON Lines file in one transaction; returns the ids.
 
-    A bad row is reported by its row number (CSV: the file's line, header = 1) and nothing
-    is written.
+    Columns ``lines`` (any cast form; coins as ``2,1,3,0,2,2``), ``at`` (ISO date-time,
+    default now), ``tz`` (default Asia/Shanghai) and ``question``; other columns are
+    ignored. Every row is validated before anything is stored: a bad row is reported by
+    its number (``row 3``; the CSV header is not counted) and nothing is written.
     """
     rows = _import_rows(Path(path))
     if not rows:
         raise UsageError(f"{path}: no readings to import")
-    engine = _engine(db, write=True)
-    ids = []
-    with engine.begin() as conn:
+    with _connect(db, write=True) as conn:
         requests = []
         for row in rows:
             try:
-                lines = _text(row.get("lines"))
-                if lines is None:
-                    raise UsageError("the 'lines' column is empty")
-                moment = make_moment(at=_text(row.get("at")), tz=_text(row.get("tz")))
-                coins = lines if casting.looks_like_coins(lines) else None
-                requests.append(
-                    prepare(
-                        conn,
-                        None if coins else lines,
-                        coins=coins,
-                        moment=moment,
-                        question=None
-                        if row.get("question") in (None, "")
-                        else str(row["question"]),
-                    )
-                )
+                requests.append(_prepare_row(conn, row.values))
             except UsageError as exc:
-                raise UsageError(f"row {row['_row']}: {exc}") from None
-        for request in requests:
-            ids.append(store(conn, request))
-    return ids
+                raise UsageError(f"{row.label}: {exc}") from None
+        return [store(conn, request) for request in requests]

@@ -21,10 +21,28 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
-def _pivot(expr: str, sep: str = "") -> str:
-    """Concatenate a per-position expression over positions 1..6 (portable SQL, no string_agg)."""
+def _pivot(expr: str) -> str:
+    """Six rows ``x`` (positions 1..6) as one string: ``expr`` of each, line 1 first.
+
+    Portable SQL (no string_agg/group_concat), for an aggregate over one reading's or one
+    hexagram's lines; a missing position contributes ''.
+    """
     return " || ".join(
-        f"MAX(CASE WHEN rl.position = {p} THEN {expr.format(p=p)} ELSE '' END)" for p in range(1, 7)
+        f"MAX(CASE WHEN x.position = {p} THEN {expr.format(p=p)} ELSE '' END)" for p in range(1, 7)
+    )
+
+
+def _lines(expr: str, sep: str = " || ") -> str:
+    """An expression over the six lines ``l1`` .. ``l6`` of a hexagram, joined by ``sep``."""
+    return sep.join(expr.format(l=f"l{p}", p=p) for p in range(1, 7))
+
+
+def _pairs(alias: str, relation: str) -> str:
+    """LEFT JOINs ``alias``1..3: the ``relation`` between line pairs 1–4, 2–5, 3–6."""
+    return "\n".join(
+        f"LEFT JOIN branch_relation {alias}{k} ON {alias}{k}.relation = '{relation}'"
+        f" AND {alias}{k}.first = l{k}.branch AND {alias}{k}.second = l{k + 3}.branch"
+        for k in (1, 2, 3)
     )
 
 
@@ -33,6 +51,24 @@ NAJIA_HALF = (
     "THEN '夏至後' ELSE '冬至後' END"
 )
 
+# How the views are written (measured; docs/readings.md has the figures):
+# - No GROUP BY on the reading path. SQLite materialises an aggregate view whole, for every
+#   stored reading, before a filter applies: the first views pivoted the six lines with
+#   GROUP BY and charting one reading read every stored line. v_reading_cast now pivots
+#   with correlated subqueries on the reading_line primary key, v_hexagram_pattern joins a
+#   hexagram's six lines by primary key, and both are flattened into the views using them,
+#   so ``WHERE reading_id = ?`` costs the same at 100 or 100,000 stored readings.
+# - The join order is pinned: ``CROSS JOIN`` (conditions in WHERE) for the tables that
+#   must match, LEFT JOIN for the rule lookups. SQLite never moves a CROSS or LEFT JOIN
+#   operand before a table written to its left, so the reading drives the loop whether or
+#   not ANALYZE has run (with statistics, an unpinned plan began with the rule tables and
+#   ran 30-40 times slower). PostgreSQL reads CROSS JOIN + WHERE as an inner join.
+# - v_reading_line looks up what depends only on the reading (hexagrams, day, hour, month,
+#   palace, the branches clashing month and day) before reading_line, once per reading. A
+#   still line's changed-line lookups have NULL keys and cost nothing. The month spirits
+#   come from v_month_spirit_branch, materialised once per query.
+# - SQLite allows 64 tables in a statement: the three views together use fewer (the
+#   subqueries do not count), so users can join them.
 VIEWS = {
     "v_month_spirit_branch": """
 SELECT x.month_branch, x.branch, x.spirit_count,
@@ -45,30 +81,33 @@ JOIN spirit s_lo ON s_lo.ordinal = x.lo
 JOIN spirit s_hi ON s_hi.ordinal = x.hi
 """,
     "v_hexagram_pattern": f"""
-SELECT a.king_wen, n.king_wen AS nuclear_king_wen,
-       CASE WHEN SUM(CASE WHEN c.first IS NOT NULL THEN 1 ELSE 0 END) = 3 THEN 1 ELSE 0 END
-         AS is_liuchong,
-       CASE WHEN SUM(CASE WHEN m.first IS NOT NULL THEN 1 ELSE 0 END) = 3 THEN 1 ELSE 0 END
-         AS is_liuhe,
-       rtrim({_pivot("CASE WHEN a.branch = h.gua_shen THEN '{p},' ELSE '' END").replace("rl.", "a.")}, ',')
+SELECT h.king_wen, n.king_wen AS nuclear_king_wen,
+       CASE WHEN c1.first IS NOT NULL AND c2.first IS NOT NULL AND c3.first IS NOT NULL
+            THEN 1 ELSE 0 END AS is_liuchong,
+       CASE WHEN m1.first IS NOT NULL AND m2.first IS NOT NULL AND m3.first IS NOT NULL
+            THEN 1 ELSE 0 END AS is_liuhe,
+       rtrim({_lines("CASE WHEN {l}.branch = h.gua_shen THEN '{p},' ELSE '' END")}, ',')
          AS gua_shen_positions
-FROM hexagram_line a
-JOIN hexagram h ON h.king_wen = a.king_wen
-JOIN hexagram n ON n.bits = substr(h.bits, 2, 3) || substr(h.bits, 3, 3)
-LEFT JOIN hexagram_line b ON b.king_wen = a.king_wen AND b.position = a.position + 3
-LEFT JOIN branch_relation c ON c.relation = '六衝' AND c.first = a.branch AND c.second = b.branch
-LEFT JOIN branch_relation m ON m.relation = '六合' AND m.first = a.branch AND m.second = b.branch
-GROUP BY a.king_wen, n.king_wen
+FROM hexagram h
+CROSS JOIN hexagram n
+{_lines("CROSS JOIN hexagram_line {l}", chr(10))}
+{_pairs("c", "六衝")}
+{_pairs("m", "六合")}
+WHERE n.bits = substr(h.bits, 2, 3) || substr(h.bits, 3, 3)
+  AND {_lines("{l}.king_wen = h.king_wen AND {l}.position = {p}", " AND ")}
 """,
     "v_reading_cast": f"""
-SELECT rl.reading_id,
-       {_pivot("CASE WHEN rl.value IN (7, 9) THEN '1' ELSE '0' END")} AS primary_bits,
-       {_pivot("CASE WHEN rl.value IN (6, 7) THEN '1' ELSE '0' END")} AS changed_bits,
-       rtrim({_pivot("CASE WHEN rl.value IN (6, 9) THEN '{p},' ELSE '' END")}, ',') AS moving_lines,
-       SUM(CASE WHEN rl.value IN (6, 9) THEN 1 ELSE 0 END) AS moving_count,
-       COUNT(*) AS line_count
-FROM reading_line rl
-GROUP BY rl.reading_id
+SELECT r.id AS reading_id,
+       (SELECT {_pivot("CASE WHEN x.value IN (7, 9) THEN '1' ELSE '0' END")}
+        FROM reading_line x WHERE x.reading_id = r.id) AS primary_bits,
+       (SELECT {_pivot("CASE WHEN x.value IN (6, 7) THEN '1' ELSE '0' END")}
+        FROM reading_line x WHERE x.reading_id = r.id) AS changed_bits,
+       (SELECT rtrim({_pivot("CASE WHEN x.value IN (6, 9) THEN '{p},' ELSE '' END")}, ',')
+        FROM reading_line x WHERE x.reading_id = r.id) AS moving_lines,
+       (SELECT COALESCE(SUM(CASE WHEN x.value IN (6, 9) THEN 1 ELSE 0 END), 0)
+        FROM reading_line x WHERE x.reading_id = r.id) AS moving_count,
+       (SELECT COUNT(*) FROM reading_line x WHERE x.reading_id = r.id) AS line_count
+FROM reading r
 """,
     "v_reading": """
 SELECT r.id AS reading_id, r.question, r.cast_at, r.tz,
@@ -82,79 +121,81 @@ SELECT r.id AS reading_id, r.question, r.cast_at, r.tz,
        r.early_rat, r.najia_variant, p.bits AS primary_bits, c.bits AS changed_bits,
        p.short_name AS primary_short_name, c.short_name AS changed_short_name
 FROM reading r
-JOIN v_reading_cast rc ON rc.reading_id = r.id
-JOIN ganzhi d ON d.name = r.day_gz
-JOIN hexagram p ON p.bits = rc.primary_bits
-LEFT JOIN hexagram c ON c.bits = rc.changed_bits AND rc.moving_count > 0
-JOIN generation g ON g.ordinal = p.generation
-JOIN v_hexagram_pattern pat ON pat.king_wen = p.king_wen
+CROSS JOIN v_reading_cast rc
+CROSS JOIN ganzhi d
+CROSS JOIN hexagram p
+CROSS JOIN generation g
+CROSS JOIN v_hexagram_pattern pat
+LEFT JOIN hexagram c ON c.bits = rc.changed_bits AND c.king_wen <> p.king_wen
+WHERE rc.reading_id = r.id AND d.name = r.day_gz AND p.bits = rc.primary_bits
+  AND g.ordinal = p.generation AND pat.king_wen = p.king_wen
 """,
     "v_reading_line": f"""
-SELECT rl.reading_id, rl.position, rl.value,
+SELECT r.id AS reading_id, rl.position, rl.value,
        CASE WHEN rl.value IN (6, 9) THEN 1 ELSE 0 END AS is_moving,
        nj.stem, l.branch, l.element, l.relative,
-       ds.spirit, hsp.spirit AS hour_spirit, msb.spirits AS month_spirit,
+       ds.spirit, hsp.spirit AS hour_spirit,
+       (SELECT x.spirits FROM v_month_spirit_branch x
+        WHERE x.month_branch = r.month_branch AND x.branch = l.branch) AS month_spirit,
        ng.general AS noble_general,
        l.is_world, l.is_response, l.is_between, l.mansion,
        CASE WHEN l.mansion = dm.mansion THEN 1 ELSE 0 END AS is_dusk_mansion,
        CASE WHEN l.branch IN (d.void_first, d.void_second) THEN 1 ELSE 0 END AS is_void,
-       CASE WHEN mb.first IS NULL THEN 0 ELSE 1 END AS is_month_break,
-       CASE WHEN dc.first IS NULL THEN 0 ELSE 1 END AS is_day_clash,
+       CASE WHEN l.branch = mcl.second THEN 1 ELSE 0 END AS is_month_break,
+       CASE WHEN l.branch = dcl.second THEN 1 ELSE 0 END AS is_day_clash,
        ss.strength, ts.stage,
        cnj.stem AS changed_stem, cl.branch AS changed_branch, cl.element AS changed_element,
        crel.name AS changed_relative,
-       CASE WHEN rl.value IN (6, 9) THEN rtrim(
+       CASE WHEN cl.branch IS NOT NULL THEN rtrim(
               CASE WHEN jin.first IS NOT NULL THEN '化進神,' ELSE '' END
            || CASE WHEN tui.first IS NOT NULL THEN '化退神,' ELSE '' END
            || CASE WHEN ce.generates = l.element THEN '回頭生,' ELSE '' END
            || CASE WHEN ce.controls = l.element THEN '回頭克,' ELSE '' END
            || CASE WHEN cl.branch IN (d.void_first, d.void_second) THEN '化空,' ELSE '' END
-           || CASE WHEN cpo.first IS NOT NULL THEN '化破,' ELSE '' END
+           || CASE WHEN cl.branch = mcl.second THEN '化破,' ELSE '' END
            || CASE WHEN cts.stage = '墓' THEN '化墓,' ELSE '' END
            || CASE WHEN cts.stage = '絕' THEN '化絕,' ELSE '' END, ',') END AS transform,
        nj.stem || l.branch AS ganzhi,
        CASE WHEN cnj.stem IS NULL THEN NULL ELSE cnj.stem || cl.branch END AS changed_ganzhi
 FROM reading r
-JOIN v_reading_cast rc ON rc.reading_id = r.id
-JOIN reading_line rl ON rl.reading_id = r.id
-JOIN hexagram h ON h.bits = rc.primary_bits
-JOIN hexagram_line l ON l.king_wen = h.king_wen AND l.position = rl.position
-JOIN najia nj ON nj.half_year = {NAJIA_HALF}
+CROSS JOIN v_reading_cast rc
+CROSS JOIN hexagram h
+CROSS JOIN ganzhi d
+CROSS JOIN trigram pt
+CROSS JOIN element pe
+LEFT JOIN branch_relation mcl ON mcl.relation = '六衝' AND mcl.first = r.month_branch
+LEFT JOIN branch_relation dcl ON dcl.relation = '六衝' AND dcl.first = d.branch
+LEFT JOIN dusk_mansion dm ON dm.month_branch = r.month_branch
+LEFT JOIN hour_stem hs ON hs.day_stem = d.stem AND hs.hour_branch = substr(r.hour_gz, 2, 1)
+LEFT JOIN noble_hour nh ON nh.hour_branch = hs.hour_branch
+LEFT JOIN hexagram ch ON ch.bits = rc.changed_bits AND ch.king_wen <> h.king_wen
+CROSS JOIN reading_line rl
+CROSS JOIN hexagram_line l
+LEFT JOIN najia nj ON nj.half_year = {NAJIA_HALF}
   AND nj.trigram = CASE WHEN rl.position <= 3 THEN h.lower ELSE h.upper END
   AND nj.position = rl.position
-JOIN ganzhi d ON d.name = r.day_gz
-JOIN day_spirit ds ON ds.day_stem = d.stem AND ds.position = rl.position
-JOIN seasonal_strength ss ON ss.month_branch = r.month_branch AND ss.element = l.element
-JOIN twelve_stage ts ON ts.element = l.element AND ts.branch = d.branch
-LEFT JOIN ganzhi hg ON hg.name = r.hour_gz
-LEFT JOIN hour_stem hs ON hs.day_stem = d.stem AND hs.hour_branch = hg.branch
-LEFT JOIN ganzhi hsg ON hsg.name = hs.hour_ganzhi
-LEFT JOIN day_spirit hsp ON hsp.day_stem = hsg.stem AND hsp.position = rl.position
-LEFT JOIN v_month_spirit_branch msb ON msb.month_branch = r.month_branch AND msb.branch = l.branch
-LEFT JOIN noble_hour nh ON nh.hour_branch = hg.branch
+LEFT JOIN day_spirit ds ON ds.day_stem = d.stem AND ds.position = rl.position
+LEFT JOIN seasonal_strength ss ON ss.month_branch = r.month_branch AND ss.element = l.element
+LEFT JOIN twelve_stage ts ON ts.element = l.element AND ts.branch = d.branch
+LEFT JOIN day_spirit hsp
+  ON hsp.day_stem = substr(hs.hour_ganzhi, 1, 1) AND hsp.position = rl.position
 LEFT JOIN noble_general ng ON ng.day_stem = d.stem AND ng.half = nh.half AND ng.branch = l.branch
-LEFT JOIN dusk_mansion dm ON dm.month_branch = r.month_branch
-LEFT JOIN branch_relation mb
-  ON mb.relation = '六衝' AND mb.first = l.branch AND mb.second = r.month_branch
-LEFT JOIN branch_relation dc ON dc.relation = '六衝' AND dc.first = l.branch AND dc.second = d.branch
-LEFT JOIN hexagram ch ON ch.bits = rc.changed_bits AND rl.value IN (6, 9)
-LEFT JOIN hexagram_line cl ON cl.king_wen = ch.king_wen AND cl.position = rl.position
+LEFT JOIN hexagram_line cl  -- still lines look up nothing from here on (NULL keys)
+  ON cl.king_wen = CASE WHEN rl.value IN (6, 9) THEN ch.king_wen END AND cl.position = rl.position
 LEFT JOIN najia cnj ON cnj.half_year = {NAJIA_HALF}
   AND cnj.trigram = CASE WHEN rl.position <= 3 THEN ch.lower ELSE ch.upper END
-  AND cnj.position = rl.position
-JOIN trigram pt ON pt.name = h.palace
-JOIN element pe ON pe.name = pt.element
+  AND cnj.position = cl.position
 LEFT JOIN element ce ON ce.name = cl.element
 LEFT JOIN relative crel ON crel.relation = CASE
-       WHEN ce.name = pe.name THEN 'same' WHEN pe.generates = ce.name THEN 'i_generate'
-       WHEN pe.controls = ce.name THEN 'i_control' WHEN ce.generates = pe.name THEN 'generates_me'
-       ELSE 'controls_me' END
-  AND ce.name IS NOT NULL
+       WHEN ce.name IS NULL THEN NULL WHEN ce.name = pe.name THEN 'same'
+       WHEN pe.generates = ce.name THEN 'i_generate' WHEN pe.controls = ce.name THEN 'i_control'
+       WHEN ce.generates = pe.name THEN 'generates_me' ELSE 'controls_me' END
 LEFT JOIN branch_relation jin ON jin.relation = '進神' AND jin.first = l.branch AND jin.second = cl.branch
 LEFT JOIN branch_relation tui ON tui.relation = '退神' AND tui.first = l.branch AND tui.second = cl.branch
-LEFT JOIN branch_relation cpo
-  ON cpo.relation = '六衝' AND cpo.first = cl.branch AND cpo.second = r.month_branch
 LEFT JOIN twelve_stage cts ON cts.element = l.element AND cts.branch = cl.branch
+WHERE rc.reading_id = r.id AND h.bits = rc.primary_bits AND d.name = r.day_gz
+  AND pt.name = h.palace AND pe.name = pt.element AND rl.reading_id = r.id
+  AND l.king_wen = h.king_wen AND l.position = rl.position
 """,
     "v_reading_hidden": f"""
 SELECT r.id AS reading_id, hs.position, hs.relative,
@@ -163,20 +204,22 @@ SELECT r.id AS reading_id, hs.position, hs.relative,
        CASE WHEN mb.first IS NULL THEN 0 ELSE 1 END AS is_month_break,
        ss.strength, ts.stage, hs.stem, hs.branch, o.relative AS over_relative
 FROM reading r
-JOIN v_reading_cast rc ON rc.reading_id = r.id
-JOIN hexagram h ON h.bits = rc.primary_bits
-JOIN hidden_spirit hs ON hs.king_wen = h.king_wen
-JOIN hexagram_line o ON o.king_wen = h.king_wen AND o.position = hs.position
-JOIN najia hnj ON hnj.half_year = {NAJIA_HALF} AND hnj.trigram = h.palace
+CROSS JOIN v_reading_cast rc
+CROSS JOIN hexagram h
+CROSS JOIN ganzhi d
+CROSS JOIN hidden_spirit hs
+LEFT JOIN hexagram_line o ON o.king_wen = h.king_wen AND o.position = hs.position
+LEFT JOIN najia hnj ON hnj.half_year = {NAJIA_HALF} AND hnj.trigram = h.palace
   AND hnj.position = hs.position
-JOIN najia onj ON onj.half_year = {NAJIA_HALF}
+LEFT JOIN najia onj ON onj.half_year = {NAJIA_HALF}
   AND onj.trigram = CASE WHEN hs.position <= 3 THEN h.lower ELSE h.upper END
   AND onj.position = hs.position
-JOIN ganzhi d ON d.name = r.day_gz
-JOIN seasonal_strength ss ON ss.month_branch = r.month_branch AND ss.element = hs.element
-JOIN twelve_stage ts ON ts.element = hs.element AND ts.branch = d.branch
+LEFT JOIN seasonal_strength ss ON ss.month_branch = r.month_branch AND ss.element = hs.element
+LEFT JOIN twelve_stage ts ON ts.element = hs.element AND ts.branch = d.branch
 LEFT JOIN branch_relation mb
   ON mb.relation = '六衝' AND mb.first = hs.branch AND mb.second = r.month_branch
+WHERE rc.reading_id = r.id AND h.bits = rc.primary_bits AND d.name = r.day_gz
+  AND hs.king_wen = h.king_wen
 """,
 }
 

@@ -9,7 +9,16 @@ from sqlalchemy import Engine
 
 from yimao_db import db as dbmod
 from yimao_db.commands import SubParsers, db_option, format_options, out
-from yimao_db.errors import UsageError
+from yimao_db.errors import DatabaseError, UsageError
+
+
+def built_writer(db: str | None) -> Engine:
+    """A writer engine on a database that exists: casting never creates an empty file."""
+    url = dbmod.resolve_url(db)
+    path = dbmod.sqlite_path(url)
+    if path is not None and not path.is_file():
+        raise DatabaseError(f"no database at {path}; run `yimao build` first")
+    return dbmod.writer_engine(url)
 
 
 def print_chart(reading_id: int, args: argparse.Namespace, engine: Engine) -> None:
@@ -26,37 +35,45 @@ def print_chart(reading_id: int, args: argparse.Namespace, engine: Engine) -> No
 def cmd_cast(args: argparse.Namespace) -> int:
     from yimao_db.readings import cast
 
-    engine = dbmod.writer_engine(args.db)
-    reading_id = cast(
-        args.lines,
-        coins=args.coins,
-        random=args.random,
-        moving=args.moving or (),
-        at=args.at,
-        tz=args.tz,
-        pillars=args.pillars,
-        year=args.year,
-        month=args.month,
-        day=args.day,
-        hour=args.hour,
-        early_rat=args.early_rat,
-        najia=args.najia,
-        question=args.question,
-        db=engine,
-    )
-    print_chart(reading_id, args, engine)
+    engine = built_writer(args.db)
+    try:
+        reading_id = cast(
+            args.lines,
+            coins=args.coins,
+            random=args.random,
+            moving=args.moving or (),
+            at=args.at,
+            tz=args.tz,
+            pillars=args.pillars,
+            year=args.year,
+            month=args.month,
+            day=args.day,
+            hour=args.hour,
+            early_rat=args.early_rat,
+            najia=args.najia,
+            question=args.question,
+            db=engine,
+        )
+        print_chart(reading_id, args, engine)
+    finally:
+        engine.dispose()
     return 0
 
 
 def reading_id(text: str) -> int:
     """A reading id typed by a user: a positive whole number."""
-    if not text.isdigit() or int(text) < 1:
+    if not text.isascii() or not text.isdigit() or int(text) < 1:
         raise UsageError(f"bad reading id {text!r}: expected a positive whole number")
     return int(text)
 
 
 def cmd_reading(args: argparse.Namespace) -> int:
-    print_chart(reading_id(args.id), args, dbmod.reader_engine(args.db))
+    wanted = reading_id(args.id)
+    engine = dbmod.reader_engine(args.db)
+    try:
+        print_chart(wanted, args, engine)
+    finally:
+        engine.dispose()
     return 0
 
 
@@ -64,7 +81,7 @@ def cmd_readings(args: argparse.Namespace) -> int:
     from yimao_db.output import render
     from yimao_db.readings import recent
 
-    columns, rows = recent(args.limit, dbmod.reader_engine(args.db))
+    columns, rows = recent(args.limit, args.db)
     out(render(columns, rows, args.format))
     return 0
 
@@ -72,7 +89,11 @@ def cmd_readings(args: argparse.Namespace) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     from yimao_db.readings import import_file
 
-    ids = import_file(args.file, dbmod.writer_engine(args.db))
+    engine = built_writer(args.db)
+    try:
+        ids = import_file(args.file, engine)
+    finally:
+        engine.dispose()
     out("".join(f"{i}\n" for i in ids))
     return 0
 

@@ -1,0 +1,405 @@
+"""``yimao cast``, ``yimao reading``, ``yimao readings`` and ``yimao import`` (issue 3 §5, §7),
+run in-process with :func:`yimao_db.cli.main`; plus :func:`yimao_db.readings.import_file`."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine, text
+
+from yimao_db.cli import main
+from yimao_db.db import ENV_VAR, writer_engine
+from yimao_db.errors import UsageError
+from yimao_db.readings import chart, import_file
+
+AT = "2026-11-30T09:15"
+
+
+@pytest.fixture(autouse=True)
+def no_env_database(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ENV_VAR, raising=False)
+
+
+@pytest.fixture
+def engine(fresh_db: str) -> Iterator[Engine]:
+    eng = writer_engine(fresh_db)
+    yield eng
+    eng.dispose()
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def cast_json(capsys: pytest.CaptureFixture[str], db: str, *argv: str) -> dict[str, Any]:
+    code, out, err = run(capsys, "cast", *argv, "--json", "--db", db)
+    assert (code, err) == (0, ""), err
+    data: dict[str, Any] = json.loads(out)
+    return data
+
+
+def counts(engine: Engine) -> tuple[int, int]:
+    with engine.connect() as conn:
+        row = conn.execute(
+            text("SELECT (SELECT COUNT(*) FROM reading), (SELECT COUNT(*) FROM reading_line)")
+        ).one()
+    return int(row[0]), int(row[1])
+
+
+def coins_of(engine: Engine, reading_id: int) -> list[int | None]:
+    with engine.connect() as conn:
+        rows = conn.execute(
+            text("SELECT coins FROM reading_line WHERE reading_id = :id ORDER BY position"),
+            {"id": reading_id},
+        ).scalars()
+        return [None if c is None else int(c) for c in rows]
+
+
+# --- cast -----------------------------------------------------------------------------------
+
+
+def test_cast_prints_the_chart(capsys: pytest.CaptureFixture[str], fresh_db: str) -> None:
+    code, out, err = run(capsys, "cast", "789678", "--at", AT, "--db", fresh_db)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == "Reading 1 · 2026-11-30T09:15:00+08:00 Asia/Shanghai · 小雪"
+    assert lines[1] == "丙午年 己亥月 戊申日 丁巳時 · 旬空 寅卯 · 月建 亥"
+    assert lines[2] == "水火既濟 之 澤雷隨 · 坎宮 三世 · moving 3,4 · 卦身 寅 · 世身 6"
+    rows = lines[4:]
+    assert len(rows) == 6  # line 6 first
+    assert rows[0].split() == ["朱雀", "━━━", "━━━", "兄弟", "戊子水", "應"]
+    assert rows[2].split()[:6] == ["玄武", "━━━", "━━━", "父母", "戊申金", "✕"]
+    assert rows[2].endswith("→ 兄弟 丁亥水")
+    assert rows[3].split()[:5] == ["白虎", "━━━━━━━", "兄弟", "己亥水", "世"]
+    assert "○" in rows[3] and "→ 官鬼 庚辰土 回頭克,化墓" in rows[3]
+    assert rows[3].endswith("伏 妻財 戊午火")
+    assert rows[5].split() == ["勾陳", "━━━━━━━", "子孫", "己卯木", "空"]
+
+
+def test_cast_json_is_the_chart(capsys: pytest.CaptureFixture[str], fresh_db: str) -> None:
+    data = cast_json(capsys, fresh_db, "789678", "--at", AT)
+    assert data == chart(data["reading_id"], db=fresh_db).as_dict()
+    assert (data["primary_name"], data["changed_name"], data["moving_lines"]) == (
+        "水火既濟",
+        "澤雷隨",
+        "3,4",
+    )
+    assert [line["position"] for line in data["lines"]] == [1, 2, 3, 4, 5, 6]
+    assert data["hidden"] == [
+        {
+            "position": 3,
+            "relative": "妻財",
+            "ganzhi": "戊午",
+            "element": "火",
+            "over_ganzhi": "己亥",
+            "is_void": 0,
+            "is_month_break": 0,
+            "strength": "死",  # 亥 month: 水 旺 controls 火
+            "stage": "病",  # 火 at the day's 申
+        }
+    ]
+
+
+def test_cast_forms(capsys: pytest.CaptureFixture[str], fresh_db: str, engine: Engine) -> None:
+    code, out, _ = run(capsys, "cast", "乾之姤", "--at", AT, "--db", fresh_db)
+    assert code == 0 and "乾為天 之 天風姤 · 乾宮 本宮 · moving 1" in out
+    notation = cast_json(capsys, fresh_db, "乾之姤", "--at", AT)
+    hexagram = cast_json(capsys, fresh_db, "乾", "--moving", "1", "--at", AT)
+    assert notation["lines"] == hexagram["lines"]
+    assert (notation["method"], hexagram["method"], hexagram["cast_input"]) == (
+        "notation",
+        "hexagram",
+        "乾:1",
+    )
+    coins = cast_json(capsys, fresh_db, "--coins", "2,1,3,0,2,2", "--at", AT)
+    assert (coins["method"], coins["cast_input"]) == ("coins", "2,1,3,0,2,2")
+    assert [line["value"] for line in coins["lines"]] == [8, 7, 9, 6, 8, 8]
+    assert coins_of(engine, coins["reading_id"]) == [2, 1, 3, 0, 2, 2]
+    values = cast_json(capsys, fresh_db, "879688", "--at", AT)
+    assert (
+        values["lines"] == coins["lines"] and coins_of(engine, values["reading_id"]) == [None] * 6
+    )
+
+
+def test_cast_random(capsys: pytest.CaptureFixture[str], fresh_db: str, engine: Engine) -> None:
+    code, out, err = run(capsys, "cast", "--random", "--db", fresh_db)
+    assert (code, err) == (0, "") and out.startswith("Reading 1 · ")
+    data = cast_json(capsys, fresh_db, "--random")
+    assert (data["method"], data["cast_input"]) == ("random", None)
+    coins = coins_of(engine, data["reading_id"])
+    assert [line["value"] for line in data["lines"]] == [6 + c for c in coins]  # type: ignore[operator]
+    assert data["cast_at"] is not None  # --at defaults to now
+
+
+def test_cast_with_pillars(capsys: pytest.CaptureFixture[str], fresh_db: str) -> None:
+    data = cast_json(capsys, fresh_db, "乾", "--pillars", "甲辰,丙寅,戊戌,庚申")
+    assert (data["year_gz"], data["month_gz"], data["day_gz"], data["hour_gz"]) == (
+        "甲辰",
+        "丙寅",
+        "戊戌",
+        "庚申",
+    )
+    assert (data["cast_at"], data["tz"], data["solar_term"]) == (None, None, None)
+    code, out, _ = run(capsys, "cast", "乾", "--month", "寅", "--day", "甲子", "--db", fresh_db)
+    assert code == 0
+    assert "(pillars given directly)" in out and "甲子日 · 旬空 戌亥 · 月建 寅" in out
+    data = cast_json(capsys, fresh_db, "乾", "--month", "寅", "--day", "甲子")
+    assert (data["month_branch"], data["month_gz"], data["day_gz"]) == ("寅", None, "甲子")
+    data = cast_json(capsys, fresh_db, "乾", "--year", "甲辰", "--month", "丙寅", "--day", "戊戌")
+    assert (data["year_gz"], data["month_gz"], data["hour_gz"]) == ("甲辰", "丙寅", None)
+
+
+def test_cast_early_rat(capsys: pytest.CaptureFixture[str], fresh_db: str) -> None:
+    civil = cast_json(capsys, fresh_db, "乾", "--at", "2026-11-30T23:30")
+    early = cast_json(capsys, fresh_db, "乾", "--at", "2026-11-30T23:30", "--early-rat")
+    assert (civil["day_gz"], civil["hour_gz"], civil["early_rat"]) == ("戊申", "壬子", 0)
+    assert (early["day_gz"], early["hour_gz"], early["early_rat"]) == ("己酉", "甲子", 1)
+
+
+def test_cast_zone(capsys: pytest.CaptureFixture[str], fresh_db: str) -> None:
+    data = cast_json(capsys, fresh_db, "乾", "--at", "2026-11-30T02:15", "--tz", "Europe/Paris")
+    assert (data["cast_at"], data["tz"]) == ("2026-11-30T02:15:00+01:00", "Europe/Paris")
+    assert (data["day_gz"], data["hour_gz"]) == ("戊申", "癸丑")  # the Paris clock: 丑 hour
+
+
+def test_cast_seasonal_najia(capsys: pytest.CaptureFixture[str], fresh_db: str) -> None:
+    summer = cast_json(capsys, fresh_db, "乾", "--at", "2026-08-01T10:00", "--najia", "seasonal")
+    assert [line["ganzhi"] for line in summer["lines"]] == [
+        "壬子",
+        "壬寅",
+        "壬辰",
+        "甲午",
+        "甲申",
+        "甲戌",
+    ]
+    fixed = cast_json(capsys, fresh_db, "乾", "--at", "2026-08-01T10:00")
+    assert [line["stem"] for line in fixed["lines"]] == list("甲甲甲壬壬壬")
+
+
+def test_cast_question(capsys: pytest.CaptureFixture[str], fresh_db: str) -> None:
+    question = "\"求財\" it's '; DROP TABLE reading; -- 🀄️"
+    data = cast_json(capsys, fresh_db, "乾", "--at", AT, "--question", question)
+    assert data["question"] == question
+    code, out, _ = run(capsys, "reading", str(data["reading_id"]), "--db", fresh_db)
+    assert code == 0 and f"Question: {question}" in out
+
+
+def test_reading_and_readings(capsys: pytest.CaptureFixture[str], fresh_db: str) -> None:
+    first = cast_json(capsys, fresh_db, "乾", "--at", AT, "--question", "one")
+    second = cast_json(capsys, fresh_db, "坤", "--at", AT, "--question", "two")
+    code, out, _ = run(capsys, "reading", str(first["reading_id"]), "--json", "--db", fresh_db)
+    assert code == 0 and json.loads(out) == first
+    code, shown, _ = run(capsys, "reading", str(first["reading_id"]), "--db", fresh_db)
+    assert code == 0 and shown.startswith(f"Reading {first['reading_id']} · ")
+    assert "乾為天 · 乾宮 本宮 · 卦身 巳 · 世身 5" in shown
+    code, out, _ = run(capsys, "readings", "--limit", "1", "--json", "--db", fresh_db)
+    assert code == 0
+    (row,) = json.loads(out)
+    assert (row["reading_id"], row["primary_name"], row["question"]) == (
+        second["reading_id"],
+        "坤為地",
+        "two",
+    )
+    code, out, _ = run(capsys, "readings", "--db", fresh_db)
+    assert code == 0
+    table = out.splitlines()
+    assert table[0].split()[0] == "reading_id" and len(table) == 4  # header, rule, 2 rows
+    assert table[2].split()[0] == str(second["reading_id"])  # newest first
+
+
+# --- bad input: exit 2, a message, nothing written ----------------------------------------
+
+BAD = [
+    ("cast", "78967", "--at", AT),  # wrong length
+    ("cast", "7896789", "--at", AT),
+    ("cast", "789675", "--at", AT),  # a value outside 6-9
+    ("cast", "--coins", "2,1,4,0,2,2", "--at", AT),  # a coin count outside 0-3
+    ("cast", "--coins", "2,1,3,0,2", "--at", AT),
+    ("cast", "不存在", "--at", AT),  # an unknown hexagram
+    ("cast", "乾之不存在", "--at", AT),
+    ("cast", "乾", "--at", "2026-13-01"),  # an invalid date
+    ("cast", "乾", "--at", "tomorrow"),
+    ("cast", "乾", "--at", AT, "--tz", "Mars/Olympus"),  # an invalid zone
+    ("cast", "乾", "--pillars", "甲辰,丙寅,甲丑"),  # a pillar that is not one of the sixty
+    ("cast", "乾", "--month", "寅", "--day", "甲丑"),
+    ("cast", "乾", "--month", "寅", "--day", "甲子", "--hour", "甲寅"),  # not by 五子遁
+    ("cast", "乾", "--day", "甲子"),  # no month
+    ("cast", "--at", AT),  # nothing cast
+    ("cast", "789678", "--coins", "2,1,3,0,2,2"),
+    ("cast", "乾", "--najia", "summer"),
+    ("cast", "乾", "--month", "寅", "--day", "甲子", "--najia", "seasonal"),
+    ("cast", "乾", "--question", "a\x00b"),
+    ("reading", "999"),  # an unknown reading id
+    ("reading", "abc"),  # a non-numeric id
+    ("reading", "-1"),
+    ("readings", "--limit", "0"),
+]
+
+
+def test_bad_input(capsys: pytest.CaptureFixture[str], fresh_db: str, engine: Engine) -> None:
+    code, _, _ = run(capsys, "cast", "乾", "--at", AT, "--db", fresh_db)
+    assert code == 0 and counts(engine) == (1, 6)
+    for argv in BAD:
+        code, out, err = run(capsys, *argv, "--db", fresh_db)
+        assert code == 2, argv
+        assert out == "", argv
+        message = err.splitlines()[-1]
+        assert message.startswith("error: ") and len(message) > len("error: ") + 10, argv
+        assert "Traceback" not in err
+        assert counts(engine) == (1, 6), argv
+
+
+def test_messages_say_what_is_expected(capsys: pytest.CaptureFixture[str], fresh_db: str) -> None:
+    expected = {
+        ("cast", "78967"): "error: bad line values '78967': expected six digits 6-9",
+        ("cast", "--coins", "2,1,4,0,2,2"): "error: bad coins '2,1,4,0,2,2': expected six counts",
+        ("cast", "不存在"): "error: unknown hexagram '不存在'",
+        ("cast", "乾", "--at", "2026-13-01"): "error: bad date '2026-13-01'",
+        ("cast", "乾", "--tz", "Mars/Olympus"): "error: unknown time zone 'Mars/Olympus'",
+        ("cast", "乾", "--pillars", "甲辰,丙寅,甲丑"): "error: bad day pillar '甲丑'",
+        ("reading", "999"): "error: no reading with id 999",
+        ("reading", "abc"): "error: bad reading id 'abc'",
+    }
+    for argv, start in expected.items():
+        code, _, err = run(capsys, *argv, "--db", fresh_db)
+        assert code == 2 and err.startswith(start), (argv, err)
+
+
+def test_cast_needs_a_built_database(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    missing = tmp_path / "missing.db"
+    for argv in (("cast", "乾"), ("reading", "1"), ("readings",)):
+        code, _, err = run(capsys, *argv, "--db", str(missing))
+        assert code == 2 and err.startswith("error: no database at"), err
+    assert not missing.exists()
+
+
+# --- import ---------------------------------------------------------------------------------
+
+
+def write_csv(path: Path, rows: list[dict[str, str]]) -> Path:
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=["lines", "at", "tz", "question"], lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    path.write_text(buf.getvalue(), encoding="utf-8")
+    return path
+
+
+CSV_ROWS = [
+    {"lines": "789678", "at": AT, "tz": "", "question": "plain"},
+    {"lines": "乾之姤", "at": "2026-08-01T10:00", "tz": "Europe/London", "question": 'a, "b"\nc'},
+    {"lines": "2,1,3,0,2,2", "at": AT, "tz": "Asia/Shanghai", "question": ""},
+    {"lines": "既濟:3,4", "at": AT, "tz": "", "question": "last"},
+]
+
+
+def test_import_csv(tmp_path: Path, engine: Engine) -> None:
+    ids = import_file(write_csv(tmp_path / "r.csv", CSV_ROWS), db=engine)
+    assert len(ids) == 4 and counts(engine) == (4, 24)
+    charts = [chart(i, db=engine) for i in ids]
+    assert [c.method for c in charts] == ["values", "notation", "coins", "hexagram"]
+    assert [c.question for c in charts] == ["plain", 'a, "b"\nc', None, "last"]
+    assert (charts[1].primary_name, charts[1].changed_name, charts[1].tz) == (
+        "乾為天",
+        "天風姤",
+        "Europe/London",
+    )
+    assert charts[1].cast_at == "2026-08-01T10:00:00+01:00"
+    assert charts[0].tz == "Asia/Shanghai"  # an empty tz is the default
+    assert [line.value for line in charts[3].lines] == [line.value for line in charts[0].lines]
+    assert coins_of(engine, ids[2]) == [2, 1, 3, 0, 2, 2]
+
+
+def test_import_json_lines(tmp_path: Path, engine: Engine) -> None:
+    path = tmp_path / "r.jsonl"
+    rows = [
+        {"lines": "789678", "at": AT, "tz": "Asia/Shanghai", "question": "q1"},
+        {"lines": [9, 6, 7, 8, 7, 8], "at": AT},
+        {"lines": 789678, "at": None, "question": None},
+        {"lines": "坤", "at": AT, "question": '🀄️ "quoted"', "note": "ignored"},
+    ]
+    path.write_text(
+        "\n".join(json.dumps(r, ensure_ascii=False) for r in rows[:2])
+        + "\n\n"
+        + "\n".join(json.dumps(r, ensure_ascii=False) for r in rows[2:])
+        + "\n",
+        encoding="utf-8",
+    )
+    ids = import_file(path, db=engine)
+    assert len(ids) == 4 and counts(engine) == (4, 24)
+    charts = [chart(i, db=engine) for i in ids]
+    assert [c.question for c in charts] == ["q1", None, None, '🀄️ "quoted"']
+    assert [line.value for line in charts[1].lines] == [9, 6, 7, 8, 7, 8]
+    assert charts[2].primary_name == "水火既濟" and charts[2].cast_at is not None
+    assert charts[3].primary_name == "坤為地"
+
+
+BAD_ROWS: list[tuple[str, dict[str, Any], str]] = [  # file type, row 3, message
+    (".csv", {"lines": "12345", "at": AT, "tz": "", "question": ""}, "bad line values"),
+    (".csv", {"lines": "乾", "at": "2026-02-30", "tz": "", "question": ""}, "bad date"),
+    (".csv", {"lines": "乾", "at": AT, "tz": "Nowhere/X", "question": ""}, "unknown time"),
+    (".csv", {"lines": "2,1,3,0,4,2", "at": AT, "tz": "", "question": ""}, "bad coins"),
+    (".csv", {"lines": "", "at": AT, "tz": "", "question": ""}, "the 'lines' column"),
+    (".jsonl", {"lines": "12345", "at": AT}, "bad line values"),
+    (".jsonl", {"lines": "不存在", "at": AT}, "unknown hexagram"),
+    (".jsonl", {"lines": "789678", "at": AT, "question": 42}, "the question must be text"),
+]
+
+
+def test_import_bad_row_writes_nothing(tmp_path: Path, engine: Engine) -> None:
+    good = [{"lines": "789678", "at": AT, "tz": "", "question": ""}] * 4
+    for n, (suffix, row_3, message) in enumerate(BAD_ROWS):
+        rows = [*good[:2], row_3, *good[2:]]
+        path = tmp_path / f"bad{n}{suffix}"
+        if suffix == ".csv":
+            write_csv(path, rows)
+        else:
+            path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+        # CSV: the header is line 1, so row 3 is on line 4; blank-free JSON Lines: line 3
+        where = r"row 3 \(line 4\): " if suffix == ".csv" else "row 3: "
+        with pytest.raises(UsageError, match=where + message):
+            import_file(path, db=engine)
+        assert counts(engine) == (0, 0)
+
+
+BAD_FILES = [  # content, message
+    ("", "no readings to import"),
+    ("lines,at\n", "no readings to import"),
+    ("when,question\n2026-01-01,x\n", "expected a CSV header row"),
+    ("lines\n789678,extra\n", r"row 1 \(line 2\): more fields than the header"),
+    ('{"lines": "789678"}\nnot json\n', "row 2: not valid JSON"),
+    ('{"lines": "789678"}\n\n[1, 2]\n', r"row 2 \(line 3\): expected a JSON object"),
+]
+
+
+def test_import_bad_file(tmp_path: Path, engine: Engine) -> None:
+    for n, (content, message) in enumerate(BAD_FILES):
+        path = tmp_path / f"bad{n}.txt"
+        path.write_text(content, encoding="utf-8")
+        with pytest.raises(UsageError, match=message):
+            import_file(path, db=engine)
+        assert counts(engine) == (0, 0)
+
+
+def test_import_command(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, fresh_db: str, engine: Engine
+) -> None:
+    path = write_csv(tmp_path / "r.csv", CSV_ROWS)
+    code, out, err = run(capsys, "import", str(path), "--db", fresh_db)
+    assert (code, err) == (0, "")
+    assert out.split() == ["1", "2", "3", "4"]
+    bad = write_csv(tmp_path / "bad.csv", [*CSV_ROWS[:2], {"lines": "12345", "at": AT}])
+    code, out, err = run(capsys, "import", str(bad), "--db", fresh_db)
+    assert (code, out) == (2, "")
+    assert err.startswith("error: row 3 (line 5): bad line values '12345'")
+    assert counts(engine) == (4, 24)
+    code, _, err = run(capsys, "import", str(tmp_path / "none.csv"), "--db", fresh_db)
+    assert code == 2 and err.startswith("error: cannot read")
