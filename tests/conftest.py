@@ -4,6 +4,16 @@ By default the tests build SQLite files in a temporary directory. With
 ``YIMAO_TEST_BACKEND=postgresql`` and ``YIMAO_TEST_PG_URL`` (a server URL such as
 ``postgresql+psycopg://postgres@127.0.0.1:5433/postgres``) every database fixture is a
 fresh PostgreSQL database on that server instead.
+
+Markers:
+
+* ``@pytest.mark.sqlite_only``: the test checks SQLite itself (file bytes, pragmas, the
+  ``sqlite3`` module); skipped when the backend is PostgreSQL.
+* ``@pytest.mark.needs_pg``: the test needs a PostgreSQL server (``YIMAO_TEST_PG_URL``),
+  whatever the backend (e.g. comparing SQLite with PostgreSQL); skipped without one.
+
+``sqlite_built_db`` and ``pg_empty_db`` give a database of that backend whatever
+``YIMAO_TEST_BACKEND`` says.
 """
 
 from __future__ import annotations
@@ -20,10 +30,35 @@ from sqlalchemy.engine import URL, make_url
 from yimao_db.build import build
 
 BACKEND = os.environ.get("YIMAO_TEST_BACKEND", "sqlite")
+PG_URL = os.environ.get("YIMAO_TEST_PG_URL") or None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if BACKEND not in ("sqlite", "postgresql"):
+        raise pytest.UsageError(f"YIMAO_TEST_BACKEND={BACKEND!r}: expected sqlite or postgresql")
+    if BACKEND == "postgresql" and PG_URL is None:
+        raise pytest.UsageError(
+            "YIMAO_TEST_BACKEND=postgresql needs YIMAO_TEST_PG_URL, e.g. "
+            "postgresql+psycopg://postgres@127.0.0.1:5433/postgres"
+        )
+    config.addinivalue_line(
+        "markers", "sqlite_only: checks SQLite itself; skipped on the PostgreSQL backend"
+    )
+    config.addinivalue_line(
+        "markers", "needs_pg: needs a PostgreSQL server (YIMAO_TEST_PG_URL); skipped without one"
+    )
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("sqlite_only") is not None and BACKEND != "sqlite":
+        pytest.skip("SQLite-specific (YIMAO_TEST_BACKEND=postgresql)")
+    if item.get_closest_marker("needs_pg") is not None and PG_URL is None:
+        pytest.skip("needs a PostgreSQL server: set YIMAO_TEST_PG_URL")
 
 
 def _fresh_pg_database() -> URL:
-    server = make_url(os.environ["YIMAO_TEST_PG_URL"])
+    assert PG_URL is not None
+    server = make_url(PG_URL)
     name = f"yimao_test_{uuid.uuid4().hex[:12]}"
     engine = create_engine(server, isolation_level="AUTOCOMMIT")
     with engine.connect() as conn:
@@ -70,3 +105,21 @@ def built_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         path = str(tmp_path_factory.mktemp("built") / "yimao.db")
         build(path)
         yield path
+
+
+@pytest.fixture
+def sqlite_built_db(tmp_path: Path) -> str:
+    """A freshly built SQLite file, whatever the backend under test."""
+    path = str(tmp_path / "sqlite-yimao.db")
+    build(path)
+    return path
+
+
+@pytest.fixture
+def pg_empty_db() -> Iterator[str]:
+    """An empty PostgreSQL database (a URL as text), whatever the backend under test."""
+    if PG_URL is None:
+        pytest.skip("needs a PostgreSQL server: set YIMAO_TEST_PG_URL")
+    url = _fresh_pg_database()
+    yield url.render_as_string(hide_password=False)
+    _drop_pg_database(url)

@@ -19,7 +19,7 @@ from yimao_db.errors import DatabaseError, UsageError, YimaoError
 Handler = Callable[[argparse.Namespace], int]
 
 # yimao_db.commands.<name>, in the order they are listed by --help
-COMMAND_MODULES = ("core", "readings")
+COMMAND_MODULES = ("core", "readings", "check", "docs", "data")
 
 
 class Parser(argparse.ArgumentParser):
@@ -42,6 +42,10 @@ def make_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = make_parser().parse_args(argv)
+        for name, value in vars(args).items():
+            if value == []:  # argparse turns an option value of exactly "--" into []
+                option = name.replace("_", "-")
+                raise UsageError(f"--{option} needs a value ('--' alone is not one)")
         handler: Handler = args.handler
         return handler(args)
     except YimaoError as exc:

@@ -1,10 +1,16 @@
 """Opening the database: URL resolution, SQLite pragmas, transactions, read-only mode.
 
 Every SQLite connection gets ``PRAGMA foreign_keys=ON`` and a busy timeout; writers use WAL
-and ``BEGIN IMMEDIATE`` so concurrent writers queue instead of failing, and readers open
-the file with ``mode=ro`` plus ``PRAGMA query_only``. The pysqlite driver's own transaction
-handling is switched off so that DDL (migrations) runs inside the same transaction as the
-seed: a build either commits whole or leaves the previous database as it was.
+and ``BEGIN IMMEDIATE`` so concurrent writers queue instead of failing (for up to
+``BUSY_TIMEOUT_MS``), and readers open the file with ``mode=ro`` plus ``PRAGMA query_only``.
+In WAL mode a reader sees the database as of its transaction's first read: never a reading
+without its lines. The pysqlite driver's own transaction handling is switched off so that
+DDL (migrations) runs inside the same transaction as the seed: a build either commits whole
+or leaves the previous database as it was. Engines pool their connections (opening a SQLite
+connection costs more than a cast); dispose of an engine to close its file.
+
+PostgreSQL readers run read-only REPEATABLE READ transactions (one snapshot per read).
+The SQL that differs between the backends is in :mod:`yimao_db.dialect`.
 """
 
 from __future__ import annotations
@@ -16,8 +22,8 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
-from sqlalchemy.pool import NullPool
 
+from yimao_db import dialect
 from yimao_db.errors import DatabaseError, UsageError
 
 DEFAULT_DB = "yimao.db"
@@ -70,18 +76,17 @@ def _install_sqlite_hooks(engine: Engine, *, readonly: bool) -> None:
     def _connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        if readonly:
-            cursor.execute("PRAGMA query_only=ON")
-        else:
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")
+        for pragma in dialect.sqlite_connect_pragmas(
+            readonly=readonly, busy_timeout_ms=BUSY_TIMEOUT_MS
+        ):
+            cursor.execute(pragma)
         cursor.close()
+
+    begin = dialect.sqlite_begin(readonly=readonly)
 
     @event.listens_for(engine, "begin")
     def _begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN" if readonly else "BEGIN IMMEDIATE")
+        conn.exec_driver_sql(begin)
 
 
 def writer_engine(db: str | URL | None = None) -> Engine:
@@ -89,23 +94,32 @@ def writer_engine(db: str | URL | None = None) -> Engine:
     url = db if isinstance(db, URL) else resolve_url(db)
     if is_sqlite(url):
         check_writable(url)
-        engine = create_engine(url, poolclass=NullPool)
+        engine = create_engine(url)
         _install_sqlite_hooks(engine, readonly=False)
         return engine
     return create_engine(url, pool_pre_ping=True)
 
 
 def reader_engine(db: str | URL | None = None) -> Engine:
-    """A read-only engine: SQLite ``mode=ro`` + ``query_only``; PostgreSQL read-only."""
+    """A read-only engine: SQLite ``mode=ro`` + ``query_only``; PostgreSQL read-only
+    REPEATABLE READ transactions."""
     url = db if isinstance(db, URL) else resolve_url(db)
     if is_sqlite(url):
         path = sqlite_path(url)
         if path is not None and not path.is_file():
             raise DatabaseError(f"no database at {path}; run `yimao build` first")
         target = f"file:{path}?mode=ro" if path is not None else ":memory:"
-        engine = create_engine(
-            URL.create("sqlite", database=target, query={"uri": "true"}), poolclass=NullPool
-        )
+        engine = create_engine(URL.create("sqlite", database=target, query={"uri": "true"}))
         _install_sqlite_hooks(engine, readonly=True)
         return engine
-    return create_engine(url, execution_options={"postgresql_readonly": True})
+    engine = create_engine(url, pool_pre_ping=True, **dialect.postgresql_reader_options())
+
+    @event.listens_for(engine, "connect")
+    def _session(dbapi_connection: Any, _record: Any) -> None:
+        with dbapi_connection.cursor() as cursor:
+            for statement in dialect.postgresql_reader_session():
+                cursor.execute(statement)
+        dbapi_connection.commit()
+
+    dialect.postgresql_end_reads_with_commit(engine)
+    return engine

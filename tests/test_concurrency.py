@@ -1,0 +1,197 @@
+"""Concurrent writers and readers, on SQLite (always) and PostgreSQL (when a server is given).
+
+8 processes cast readings into one database at the same time: every reading arrives whole,
+ids are unique, and no 'database is locked' reaches a caller. By default each process casts
+50 readings (8 × 50); ``YIMAO_FULL_CONCURRENCY=1`` (set by .ci/run) makes it the full
+8 × 500 = 4,000 readings and 24,000 lines. A reader that counts readings and lines while
+writers cast always sees six lines per reading.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+import traceback
+from collections.abc import Iterator
+from multiprocessing.synchronize import Barrier
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+from yimao_db.build import build
+from yimao_db.db import reader_engine, writer_engine
+
+WRITERS = 8
+PER_WRITER = 500 if os.environ.get("YIMAO_FULL_CONCURRENCY") == "1" else 50
+CONTEXT = multiprocessing.get_context("spawn")  # each process imports afresh, owns its engine
+
+# Inputs cycled by the writers: values, notation, hexagram + moving lines, coins.
+CASTS: list[dict[str, Any]] = [
+    {"lines": "789678", "pillars": "甲子,丙寅,甲子,甲子"},
+    {"lines": "乾之姤", "pillars": "甲辰,丙寅,乙丑,丙子"},
+    {"lines": "天風姤", "moving": "1,4", "day": "丙寅", "month": "卯"},
+    {"coins": "2,1,3,0,2,2", "pillars": "癸卯,甲寅,丁卯,庚子"},
+]
+
+
+def cast_many(db: str, count: int, start: Barrier | None, results: Any, worker: int) -> None:
+    """A writer process: cast ``count`` readings with its own engine; report ids or errors."""
+    from yimao_db.readings import cast
+
+    ids: list[int] = []
+    errors: list[str] = []
+    engine = writer_engine(db)
+    try:
+        if start is not None:
+            start.wait(timeout=120)
+        for i in range(count):
+            try:
+                ids.append(cast(**CASTS[(worker + i) % len(CASTS)], db=engine))
+            except Exception as exc:  # reported to the test, which fails on any
+                errors.append(f"{type(exc).__name__}: {exc}")
+    except Exception:
+        errors.append(traceback.format_exc())
+    finally:
+        engine.dispose()
+        results.put((worker, ids, errors))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def target_db(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A built database on each backend: SQLite always, PostgreSQL when a server is given."""
+    if request.param == "sqlite":
+        yield request.getfixturevalue("sqlite_built_db")
+        return
+    url: str = request.getfixturevalue("pg_empty_db")  # skips without YIMAO_TEST_PG_URL
+    build(url)
+    yield url
+
+
+def counts(db: str) -> tuple[int, int, list[int]]:
+    engine = reader_engine(db)
+    try:
+        with engine.connect() as conn:
+            n = conn.execute(text("SELECT COUNT(*) FROM reading")).scalar_one()
+            lines = conn.execute(text("SELECT COUNT(*) FROM reading_line")).scalar_one()
+            ids = [r[0] for r in conn.execute(text("SELECT id FROM reading ORDER BY id"))]
+            return int(n), int(lines), ids
+    finally:
+        engine.dispose()
+
+
+def run_writers(db: str, writers: int, per_writer: int) -> tuple[list[int], list[str]]:
+    start = CONTEXT.Barrier(writers)
+    results = CONTEXT.Queue()
+    procs = [
+        CONTEXT.Process(target=cast_many, args=(db, per_writer, start, results, w))
+        for w in range(writers)
+    ]
+    for p in procs:
+        p.start()
+    ids: list[int] = []
+    errors: list[str] = []
+    for _ in procs:
+        _worker, got, failed = results.get(timeout=300)
+        ids += got
+        errors += failed
+    for p in procs:
+        p.join(timeout=60)
+        assert p.exitcode == 0
+    return ids, errors
+
+
+def test_eight_writers_at_once(target_db: str) -> None:
+    started = time.perf_counter()
+    ids, errors = run_writers(target_db, WRITERS, PER_WRITER)
+    elapsed = time.perf_counter() - started
+    assert errors == []  # in particular, no 'database is locked'
+    total = WRITERS * PER_WRITER
+    assert len(ids) == total
+    assert len(set(ids)) == total  # ids unique
+    n, lines, stored = counts(target_db)
+    assert (n, lines) == (total, 6 * total)
+    assert stored == sorted(ids)
+    assert elapsed < 120, f"{total} readings took {elapsed:.1f}s"
+
+
+def test_readers_never_see_half_a_reading(target_db: str) -> None:
+    """Two writers cast while a reader, in one transaction per look, counts readings and
+    lines in separate statements and through the chart view: always six lines each."""
+    writers, per_writer = 2, max(PER_WRITER, 100)
+    start = CONTEXT.Barrier(writers + 1)
+    results = CONTEXT.Queue()
+    procs = [
+        CONTEXT.Process(target=cast_many, args=(target_db, per_writer, start, results, w))
+        for w in range(writers)
+    ]
+    for p in procs:
+        p.start()
+    engine = reader_engine(target_db)
+    seen: set[int] = set()
+    looks = 0
+    try:
+        start.wait(timeout=120)
+        done = 0
+        outcomes = []
+        deadline = time.monotonic() + 300
+        while done < writers:
+            assert time.monotonic() < deadline, "the writers did not finish"
+            with engine.connect() as conn:
+                n = conn.execute(text("SELECT COUNT(*) FROM reading")).scalar_one()
+                lines = conn.execute(text("SELECT COUNT(*) FROM reading_line")).scalar_one()
+                charts = conn.execute(text("SELECT COUNT(*) FROM v_reading")).scalar_one()
+                chart_lines = conn.execute(text("SELECT COUNT(*) FROM v_reading_line")).scalar_one()
+            assert lines == 6 * n, (n, lines)
+            assert (charts, chart_lines) == (n, lines)
+            seen.add(int(n))
+            looks += 1
+            while not results.empty():
+                outcomes.append(results.get())
+                done += 1
+    finally:
+        engine.dispose()
+        for p in procs:
+            p.join(timeout=60)
+    assert all(errors == [] for _w, _ids, errors in outcomes)
+    assert counts(target_db)[:2] == (writers * per_writer, 6 * writers * per_writer)
+    assert len(seen) > 2, f"the reader saw only {sorted(seen)} in {looks} looks"
+
+
+def test_sqlite_is_in_wal_mode_with_a_busy_timeout(sqlite_built_db: str) -> None:
+    from yimao_db.db import BUSY_TIMEOUT_MS
+
+    for engine in (writer_engine(sqlite_built_db), reader_engine(sqlite_built_db)):
+        try:
+            with engine.connect() as conn:
+                assert conn.exec_driver_sql("PRAGMA journal_mode").scalar_one() == "wal"
+                assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar_one() == BUSY_TIMEOUT_MS
+                assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar_one() == 1
+        finally:
+            engine.dispose()
+
+
+def test_a_writer_waits_for_another_instead_of_failing(sqlite_built_db: str) -> None:
+    """One writer holds the write lock for a while; a second one queues behind it."""
+    from yimao_db.readings import cast
+
+    holder = writer_engine(sqlite_built_db)
+    other = writer_engine(sqlite_built_db)
+    results = CONTEXT.Queue()
+    start = CONTEXT.Barrier(2)
+    try:
+        with holder.begin() as conn:  # BEGIN IMMEDIATE: the write lock is ours
+            conn.execute(text("UPDATE reading SET question = question"))
+            proc = CONTEXT.Process(target=cast_many, args=(sqlite_built_db, 1, start, results, 0))
+            proc.start()
+            start.wait(timeout=120)
+            time.sleep(1.0)  # a cast takes milliseconds: the other process is waiting
+            assert results.empty()
+        _worker, ids, errors = results.get(timeout=60)
+        proc.join(timeout=60)
+        assert (errors, len(ids)) == ([], 1)
+        assert cast("789678", pillars="甲子,丙寅,甲子,甲子", db=other) == ids[0] + 1
+    finally:
+        holder.dispose()
+        other.dispose()

@@ -1,0 +1,271 @@
+"""``yimao export``: every public view and reference table, stable, identical across backends."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from sqlalchemy import inspect, text
+
+from yimao_db import readings
+from yimao_db.build import build
+from yimao_db.cli import main
+from yimao_db.db import ENV_VAR, reader_engine, writer_engine
+from yimao_db.export import READING_TABLES, csv_cell, normalise, parquet_available
+from yimao_db.schema import metadata
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(autouse=True)
+def no_env_database(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ENV_VAR, raising=False)
+
+
+def digest(directory: Path) -> dict[str, str]:
+    return {
+        p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(directory.iterdir())
+        if p.is_file()
+    }
+
+
+FIXED_CLOCK = "2024-01-01T00:00:00.000000+00:00"
+
+
+def add_readings(db: str, tmp: Path) -> None:
+    """The same readings, in the same order, with the same stored clock, on any backend."""
+    readings.cast("789678", at="2024-03-01T10:00", question="事業?", db=db)
+    readings.cast("乾之姤", pillars="甲辰,丙寅,甲子,庚午", db=db)
+    readings.cast(coins="2,1,3,0,2,2", at="2023-07-15T23:30", tz="Asia/Shanghai", db=db)
+    readings.cast("天風姤", moving="1,4", day="甲子", month="寅", najia="fixed", db=db)
+    readings.cast("787878", at="2023-12-30T08:00", najia="seasonal", question='a, "b"', db=db)
+    rows = tmp / "import.csv"
+    rows.write_text(
+        'lines,at,tz,question\n696969,2022-02-04T12:00,Asia/Shanghai,"x\ny"\n'
+        "888888,2021-06-21T06:00,Europe/London,\n",
+        encoding="utf-8",
+    )
+    readings.import_file(rows, db=db)
+    engine = writer_engine(db)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("UPDATE reading SET created_at = :t"), {"t": FIXED_CLOCK})
+    finally:
+        engine.dispose()
+
+
+def expected_files(db: str, ext: str) -> set[str]:
+    engine = reader_engine(db)
+    try:
+        with engine.connect() as conn:
+            insp = inspect(conn)
+            views = {v for v in insp.get_view_names() if v.startswith("v_")}
+            tables = {
+                t
+                for t in insp.get_table_names()
+                if t in metadata.tables and t not in READING_TABLES
+            }
+    finally:
+        engine.dispose()
+    return {f"{name}.{ext}" for name in views | tables} | {"README.md"}
+
+
+def count(db: str, name: str) -> int:
+    engine = reader_engine(db)
+    try:
+        with engine.connect() as conn:
+            return int(conn.execute(text(f'SELECT COUNT(*) FROM "{name}"')).scalar_one())
+    finally:
+        engine.dispose()
+
+
+def test_csv_export_has_every_view_and_reference_table(
+    capsys: pytest.CaptureFixture[str], fresh_db: str, tmp_path: Path
+) -> None:
+    add_readings(fresh_db, tmp_path)
+    out_dir = tmp_path / "export"
+    code, out, err = run(capsys, "export", str(out_dir), "--db", fresh_db)
+    assert (code, err) == (0, "")
+    names = {p.name for p in out_dir.iterdir()}
+    assert names == expected_files(fresh_db, "csv")
+    for required in (
+        "source_passage.csv",
+        "name_alias.csv",
+        "hexagram.csv",
+        "v_hexagram.csv",
+        "v_reading.csv",
+        "v_reading_line.csv",
+        "v_reading_hidden.csv",
+    ):
+        assert required in names
+    assert "reading.csv" not in names and "reading_line.csv" not in names
+    assert out.startswith(f"{out_dir}: wrote {len(names) - 1} csv files (")
+    for path in out_dir.glob("*.csv"):
+        with path.open(encoding="utf-8", newline="") as f:
+            rows = list(csv.reader(f))
+        assert rows, path.name  # a header row, always
+        assert len(rows) - 1 == count(fresh_db, path.stem), path.name
+    assert count(fresh_db, "v_reading") == 7
+    readme = (out_dir / "README.md").read_text(encoding="utf-8")
+    for name in names - {"README.md"}:
+        assert f"| {name} |" in readme
+        assert f"## {name.removesuffix('.csv')} (" in readme
+
+
+def test_rows_are_ordered_by_the_key_numbers_as_numbers(built_db: str, tmp_path: Path) -> None:
+    assert main(["export", str(tmp_path), "--db", built_db]) == 0
+    with (tmp_path / "hexagram.csv").open(encoding="utf-8", newline="") as f:
+        keys = [int(r["king_wen"]) for r in csv.DictReader(f)]
+    assert keys == list(range(1, 65))
+    with (tmp_path / "v_line.csv").open(encoding="utf-8", newline="") as f:
+        rows = [(int(r["king_wen"]), r["bits"], int(r["position"])) for r in csv.DictReader(f)]
+    assert rows == sorted(rows) and len(rows) == 384
+
+
+def test_rerun_is_byte_identical(fresh_db: str, tmp_path: Path) -> None:
+    add_readings(fresh_db, tmp_path)
+    for fmt in ("csv", "jsonl"):
+        first, second = tmp_path / f"{fmt}1", tmp_path / f"{fmt}2"
+        assert main(["export", str(first), "--format", fmt, "--db", fresh_db]) == 0
+        assert main(["export", str(second), "--format", fmt, "--db", fresh_db]) == 0
+        assert digest(first) == digest(second)
+        again = digest(first)
+        assert main(["export", str(first), "--format", fmt, "--db", fresh_db]) == 0
+        assert digest(first) == again
+        assert not [p for p in first.iterdir() if p.name.startswith(".")]  # no temp files left
+
+
+def test_a_new_reading_changes_only_the_reading_views(fresh_db: str, tmp_path: Path) -> None:
+    assert main(["export", str(tmp_path / "a"), "--db", fresh_db]) == 0
+    readings.cast("789678", pillars="甲子,丙寅,甲子,甲子", db=fresh_db)
+    assert main(["export", str(tmp_path / "b"), "--db", fresh_db]) == 0
+    a, b = digest(tmp_path / "a"), digest(tmp_path / "b")
+    changed = {name for name in a if a[name] != b[name]}
+    assert changed == {
+        "v_reading.csv",
+        "v_reading_cast.csv",
+        "v_reading_line.csv",
+        "v_reading_hidden.csv",
+        "README.md",  # the row counts
+    }
+
+
+def test_jsonl_types(fresh_db: str, tmp_path: Path) -> None:
+    add_readings(fresh_db, tmp_path)
+    assert main(["export", str(tmp_path / "j"), "--format", "jsonl", "--db", fresh_db]) == 0
+    lines = (tmp_path / "j" / "v_reading.jsonl").read_text(encoding="utf-8").splitlines()
+    first = json.loads(lines[0])
+    assert first["reading_id"] == 1 and isinstance(first["primary_king_wen"], int)
+    assert first["early_rat"] == 0 and first["question"] == "事業?"
+    assert json.loads(lines[1])["cast_at"] is None  # pillars only: no civil time
+    line = json.loads(
+        (tmp_path / "j" / "v_reading_line.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    )
+    assert isinstance(line["is_moving"], int) and line["changed_stem"] is None
+    assert (
+        (tmp_path / "j" / "generation.jsonl")
+        .read_text(encoding="utf-8")
+        .startswith('{"ordinal": 0, "name": "本宮", "world": 6, "response": 3}\n')
+    )
+
+
+def test_csv_nulls_are_empty_cells(fresh_db: str, tmp_path: Path) -> None:
+    add_readings(fresh_db, tmp_path)
+    assert main(["export", str(tmp_path / "c"), "--db", fresh_db]) == 0
+    with (tmp_path / "c" / "v_reading.csv").open(encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert rows[1]["cast_at"] == "" and rows[0]["question"] == "事業?"
+    assert rows[4]["question"] == 'a, "b"' and rows[5]["question"] == "x\ny"
+
+
+def test_normalise() -> None:
+    assert normalise(None) is None
+    assert normalise(True) == 1 and type(normalise(True)) is int
+    assert normalise(Decimal("2080")) == 2080 and type(normalise(Decimal("2080"))) is int
+    assert normalise(Decimal("2.5")) == 2.5
+    assert normalise(3.0) == 3 and type(normalise(3.0)) is int
+    assert normalise(0.1) == 0.1
+    assert [normalise(float(x)) for x in ("nan", "inf", "-inf")] == ["NaN", "Infinity", "-Infinity"]
+    assert normalise(Decimal("NaN")) == "NaN"
+    assert normalise(b"\x01\xff") == "01ff"
+    assert normalise("甲") == "甲"
+    assert [csv_cell(v) for v in (None, 1, 0.1, "x")] == ["", "1", "0.1", "x"]
+
+
+def test_parquet(capsys: pytest.CaptureFixture[str], built_db: str, tmp_path: Path) -> None:
+    target = tmp_path / "p"
+    code, out, err = run(capsys, "export", str(target), "--format", "parquet", "--db", built_db)
+    if not parquet_available():
+        assert (code, out) == (2, "")
+        assert "needs pyarrow" in err and "Nothing was written" in err
+        assert not target.exists()
+        return
+    import pyarrow.parquet as pq  # type: ignore[import-not-found, unused-ignore]
+
+    assert code == 0, err
+    assert {p.name for p in target.iterdir()} == expected_files(built_db, "parquet")
+    table = pq.read_table(target / "hexagram.parquet")
+    assert table.num_rows == 64
+    assert table.column("king_wen").to_pylist() == list(range(1, 65))
+    first = digest(target)
+    assert main(["export", str(target), "--format", "parquet", "--db", built_db]) == 0
+    assert digest(target) == first
+
+
+def test_export_errors(capsys: pytest.CaptureFixture[str], built_db: str, tmp_path: Path) -> None:
+    a_file = tmp_path / "file.txt"
+    a_file.write_text("x")
+    code, _, err = run(capsys, "export", str(a_file), "--db", built_db)
+    assert code == 2 and "is not a directory" in err
+    code, _, err = run(capsys, "export", str(tmp_path / "x"), "--format", "xml", "--db", built_db)
+    assert code == 2 and "invalid choice" in err
+    code, _, err = run(capsys, "export", str(tmp_path / "y"), "--db", str(tmp_path / "none.db"))
+    assert code == 2 and "no database at" in err
+    assert not (tmp_path / "y").exists()
+
+
+@pytest.mark.needs_pg
+def test_sqlite_and_postgresql_exports_are_identical(
+    sqlite_built_db: str, pg_empty_db: str, tmp_path: Path
+) -> None:
+    build(pg_empty_db)
+    for db in (sqlite_built_db, pg_empty_db):
+        add_readings(db, tmp_path)
+    for fmt in ("csv", "jsonl", "parquet") if parquet_available() else ("csv", "jsonl"):
+        lite, pg = tmp_path / f"sqlite-{fmt}", tmp_path / f"pg-{fmt}"
+        assert main(["export", str(lite), "--format", fmt, "--db", sqlite_built_db]) == 0
+        assert main(["export", str(pg), "--format", fmt, "--db", pg_empty_db]) == 0
+        a, b = digest(lite), digest(pg)
+        assert sorted(a) == sorted(b)
+        different = sorted(name for name in a if a[name] != b[name])
+        assert different == [], first_difference(lite, pg, different)
+    assert count(pg_empty_db, "v_reading") == 7
+
+
+def first_difference(a: Path, b: Path, names: list[str]) -> str:
+    if not names or names[0].endswith(".parquet"):
+        return str(names)
+    left = (a / names[0]).read_text(encoding="utf-8").splitlines()
+    right = (b / names[0]).read_text(encoding="utf-8").splitlines()
+    for i, (x, y) in enumerate(zip(left, right, strict=False)):
+        if x != y:
+            return f"{names}: {names[0]} line {i + 1}:\n  sqlite:     {x}\n  postgresql: {y}"
+    return f"{names}: {names[0]} has {len(left)} vs {len(right)} lines"
+
+
+def test_csv_text_is_plain_utf8(built_db: str, tmp_path: Path) -> None:
+    assert main(["export", str(tmp_path), "--db", built_db]) == 0
+    raw = (tmp_path / "branch.csv").read_bytes()
+    assert not raw.startswith(b"\xef\xbb\xbf") and b"\r\n" not in raw
+    header = next(csv.reader(io.StringIO(raw.decode("utf-8"))))
+    assert header[0] == "name"

@@ -1,0 +1,180 @@
+"""PostgreSQL end to end: every command with ``--db postgresql+psycopg://…``, same answers as
+SQLite. Runs when ``YIMAO_TEST_PG_URL`` names a server (whatever ``YIMAO_TEST_BACKEND``
+says); the whole suite also runs on PostgreSQL with ``YIMAO_TEST_BACKEND=postgresql``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from sqlalchemy import inspect, text
+
+from yimao_db.cli import main
+from yimao_db.db import ENV_VAR, reader_engine, writer_engine
+
+pytestmark = pytest.mark.needs_pg
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(autouse=True)
+def no_env_database(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ENV_VAR, raising=False)
+
+
+def both(capsys: pytest.CaptureFixture[str], lite: str, pg: str, *argv: str) -> tuple[str, str]:
+    """Run one command on each backend; both must succeed. Returns the two outputs."""
+    outputs = []
+    for db in (lite, pg):
+        code, out, err = run(capsys, *argv, "--db", db)
+        assert (code, err) == (0, ""), (db.split(":")[0], argv, err)
+        outputs.append(out)
+    return outputs[0], outputs[1]
+
+
+def without_clock(chart_json: str) -> dict[str, object]:
+    data = json.loads(chart_json)
+    data.pop("created_at")
+    return dict(data)
+
+
+def test_every_command_on_postgresql(
+    capsys: pytest.CaptureFixture[str], sqlite_built_db: str, pg_empty_db: str, tmp_path: Path
+) -> None:
+    lite, pg = sqlite_built_db, pg_empty_db
+    code, out, err = run(capsys, "build", "--db", pg)
+    assert (code, err) == (0, "")
+    assert "created schema at revision" in out and "postgresql" in out
+    assert "password" not in out
+    code, out, _ = run(capsys, "build", "--db", pg)
+    assert code == 0 and "reference data unchanged" in out
+
+    a, b = both(capsys, lite, pg, "show", "天風姤")
+    assert a == b
+    a, b = both(capsys, lite, pg, "show", "44", "--json")
+    assert json.loads(a) == json.loads(b)
+
+    casts = [
+        ["789678", "--at", "2024-03-01T10:00", "--question", "事業"],
+        ["乾之姤", "--pillars", "甲辰,丙寅,甲子,庚午"],
+        ["--coins", "2,1,3,0,2,2", "--at", "2023-07-15T23:30", "--early-rat"],
+        ["天風姤", "--moving", "1,4", "--day", "甲子", "--month", "寅"],
+        ["787878", "--at", "2023-12-30T08:00", "--najia", "seasonal"],
+    ]
+    for argv in casts:
+        a, b = both(capsys, lite, pg, "cast", *argv, "--json")
+        assert without_clock(a) == without_clock(b), argv
+        a, b = both(capsys, lite, pg, "cast", *argv)
+        assert a == b, argv  # the printed chart has no clock in it
+
+    imports = tmp_path / "readings.csv"
+    imports.write_text(
+        "lines,at,tz,question\n696969,2022-02-04T12:00,Asia/Shanghai,q1\n888888,,,\n",
+        encoding="utf-8",
+    )
+    a, b = both(capsys, lite, pg, "import", str(imports))
+    assert a == b == "11\n12\n"
+    for reading_id in ("1", "3", "12"):
+        a, b = both(capsys, lite, pg, "reading", reading_id, "--json")
+        assert without_clock(a) == without_clock(b)
+    a, b = both(capsys, lite, pg, "readings", "--limit", "3", "--csv")
+    assert a.splitlines()[0] == b.splitlines()[0]
+    assert [r.split(",")[0] for r in a.splitlines()] == [r.split(",")[0] for r in b.splitlines()]
+
+    a, b = both(
+        capsys,
+        lite,
+        pg,
+        "sql",
+        "SELECT reading_id, primary_name, changed_name, moving_lines FROM v_reading "
+        "WHERE reading_id <= :n ORDER BY reading_id",
+        "-p",
+        "n:int=5",
+        "--json",
+    )
+    assert a == b
+    code, _, err = run(capsys, "sql", "DELETE FROM reading", "--db", pg)
+    assert code == 2 and "read-only" in err
+
+    a, b = both(capsys, lite, pg, "export", str(tmp_path / "x"))
+    assert a.split(": ", 1)[1] == b.split(": ", 1)[1]
+
+
+def test_every_view_on_postgresql(built_pg: str, sqlite_built_db: str) -> None:
+    views: dict[str, list[str]] = {}
+    for db in (sqlite_built_db, built_pg):
+        engine = reader_engine(db)
+        try:
+            with engine.connect() as conn:
+                names = sorted(inspect(conn).get_view_names())
+                views[db] = names
+                for name in names:
+                    conn.execute(text(f'SELECT * FROM "{name}" LIMIT 5')).all()
+        finally:
+            engine.dispose()
+    assert views[sqlite_built_db] == views[built_pg]
+    assert {"v_hexagram", "v_line", "v_reading", "v_reading_line", "v_reading_hidden"} <= set(
+        views[built_pg]
+    )
+
+
+@pytest.fixture
+def built_pg(pg_empty_db: str) -> str:
+    from yimao_db.build import build
+
+    build(pg_empty_db)
+    return pg_empty_db
+
+
+def test_postgresql_readers_are_read_only_snapshots(built_pg: str) -> None:
+    engine = reader_engine(built_pg)
+    try:
+        with engine.connect() as conn:
+            assert conn.exec_driver_sql("SHOW transaction_read_only").scalar_one() == "on"
+            isolation = conn.exec_driver_sql("SHOW transaction_isolation").scalar_one()
+            assert isolation == "repeatable read"
+            with pytest.raises(Exception, match="read-only transaction"):
+                conn.exec_driver_sql("DELETE FROM reading")
+    finally:
+        engine.dispose()
+
+
+def test_postgresql_snapshot_spans_statements(built_pg: str) -> None:
+    """A reading committed between two statements of one read is not seen by the second."""
+    from yimao_db.readings import cast
+
+    reader = reader_engine(built_pg)
+    writer = writer_engine(built_pg)
+    try:
+        with reader.connect() as conn:
+            before = conn.execute(text("SELECT COUNT(*) FROM reading")).scalar_one()
+            cast("789678", pillars="甲子,丙寅,甲子,甲子", db=writer)
+            lines = conn.execute(text("SELECT COUNT(*) FROM reading_line")).scalar_one()
+            assert lines == 6 * before
+        with reader.connect() as conn:
+            assert conn.execute(text("SELECT COUNT(*) FROM reading")).scalar_one() == before + 1
+    finally:
+        reader.dispose()
+        writer.dispose()
+
+
+def test_env_var_names_a_postgresql_database(
+    capsys: pytest.CaptureFixture[str], built_pg: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(ENV_VAR, built_pg)
+    code, out, _ = run(capsys, "sql", "SELECT COUNT(*) AS n FROM hexagram", "--csv")
+    assert (code, out) == (0, "n\n64\n")
+
+
+def test_a_server_that_is_not_there(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(
+        capsys, "sql", "SELECT 1", "--db", "postgresql+psycopg://nobody@127.0.0.1:1/none"
+    )
+    assert (code, out) == (2, "")
+    assert err.startswith("error: database: ") and "Traceback" not in err

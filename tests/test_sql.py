@@ -1,0 +1,512 @@
+"""``yimao sql``: one read-only statement, parameters bound, writes refused, clear errors."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+from pathlib import Path
+
+import pytest
+from sqlalchemy import inspect, text
+
+from yimao_db import readings
+from yimao_db.cli import main
+from yimao_db.db import ENV_VAR, reader_engine, resolve_url, sqlite_path, writer_engine
+from yimao_db.dialect import POSTGRESQL, SQLITE
+from yimao_db.errors import UsageError
+from yimao_db.sqlrun import check, lex, parse_params, statements
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(autouse=True)
+def no_env_database(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ENV_VAR, raising=False)
+
+
+@pytest.fixture
+def db_with_reading(fresh_db: str) -> str:
+    engine = writer_engine(fresh_db)
+    readings.cast("789678", pillars="甲子,丙寅,甲子,甲子", question="q", db=engine)
+    engine.dispose()  # closed now, not at some later garbage collection (a WAL checkpoint)
+    return fresh_db
+
+
+def backend_of(db: str) -> str:
+    return resolve_url(db).get_backend_name()
+
+
+def state(db: str) -> tuple[object, ...]:
+    """What a write would change: every table's row count and the schema's objects; on
+    SQLite also the bytes of the database file and of its write-ahead log."""
+    engine = reader_engine(db)
+    try:
+        with engine.connect() as conn:
+            insp = inspect(conn)
+            tables = sorted(insp.get_table_names())
+            counts = tuple(
+                (t, conn.execute(text(f'SELECT COUNT(*) FROM "{t}"')).scalar_one()) for t in tables
+            )
+            views = tuple(sorted(insp.get_view_names()))
+    finally:
+        engine.dispose()
+    files: tuple[str, ...] = ()
+    path = sqlite_path(resolve_url(db))
+    if path is not None:
+        files = tuple(
+            hashlib.sha256(p.read_bytes()).hexdigest() if p.exists() else "-"
+            for p in (path, Path(f"{path}-wal"))
+        )
+    return counts, views, files
+
+
+# --- output --------------------------------------------------------------------------------
+
+
+def test_table_is_the_default(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
+    code, out, err = run(
+        capsys, "sql", "SELECT king_wen, name FROM hexagram ORDER BY king_wen LIMIT 2", "--db",
+        built_db,
+    )  # fmt: skip
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "king_wen  name",
+        "--------  ------",
+        "1         乾為天",
+        "2         坤為地",
+    ]
+
+
+def test_csv_json_jsonl(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
+    query = "SELECT king_wen, name, gua_shen FROM v_hexagram WHERE king_wen IN (1, 44) ORDER BY 1"
+    code, out, _ = run(capsys, "sql", query, "--csv", "--db", built_db)
+    assert code == 0
+    assert list(csv.reader(io.StringIO(out))) == [
+        ["king_wen", "name", "gua_shen"],
+        ["1", "乾為天", "巳"],
+        ["44", "天風姤", "午"],
+    ]
+    code, out, _ = run(capsys, "sql", query, "--json", "--db", built_db)
+    assert json.loads(out) == [
+        {"king_wen": 1, "name": "乾為天", "gua_shen": "巳"},
+        {"king_wen": 44, "name": "天風姤", "gua_shen": "午"},
+    ]
+    code, out, _ = run(capsys, "sql", query, "--jsonl", "--db", built_db)
+    assert [json.loads(line)["king_wen"] for line in out.splitlines()] == [1, 44]
+
+
+def test_values_are_normalised(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
+    """Whole numbers are ints on both backends (PostgreSQL's SUM gives numeric), NULL is null."""
+    code, out, err = run(
+        capsys,
+        "sql",
+        "SELECT SUM(king_wen) AS total, COUNT(*) AS n, NULL AS missing, 2.5 AS half FROM hexagram",
+        "--json",
+        "--db",
+        built_db,
+    )
+    assert (code, err) == (0, "")
+    assert json.loads(out) == [{"total": 2080, "n": 64, "missing": None, "half": 2.5}]
+
+
+def test_empty_result_prints_the_header(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
+    code, out, _ = run(
+        capsys, "sql", "SELECT name FROM hexagram WHERE 1 = 0", "--csv", "--db", built_db
+    )
+    assert (code, out) == (0, "name\n")
+
+
+def test_query_from_stdin(
+    capsys: pytest.CaptureFixture[str], built_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(
+        "sys.stdin", io.StringIO("-- the count\nSELECT COUNT(*) AS n FROM ganzhi;\n")
+    )
+    code, out, _ = run(capsys, "sql", "-", "--csv", "--db", built_db)
+    assert (code, out) == (0, "n\n60\n")
+
+
+def test_trailing_semicolon_and_comments(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
+    code, out, _ = run(
+        capsys, "sql", "/* a; b */ SELECT 1 AS one; -- done; really", "--csv", "--db", built_db
+    )
+    assert (code, out) == (0, "one\n1\n")
+
+
+# --- parameters ----------------------------------------------------------------------------
+
+
+def test_named_parameters_are_bound(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
+    code, out, err = run(
+        capsys,
+        "sql",
+        "SELECT king_wen, name FROM hexagram WHERE name = :name OR king_wen = :kw ORDER BY 1",
+        "-p",
+        "name=天風姤",
+        "-p",
+        "kw:int=1",
+        "--csv",
+        "--db",
+        built_db,
+    )
+    assert (code, err) == (0, "")
+    assert out == "king_wen,name\n1,乾為天\n44,天風姤\n"
+
+
+def test_a_parameter_is_never_sql(capsys: pytest.CaptureFixture[str], db_with_reading: str) -> None:
+    before = state(db_with_reading)
+    code, out, _ = run(
+        capsys,
+        "sql",
+        "SELECT COUNT(*) AS n FROM hexagram WHERE name = :name",
+        "-p",
+        "name=x'; DELETE FROM reading; --",
+        "--csv",
+        "--db",
+        db_with_reading,
+    )
+    assert (code, out) == (0, "n\n0\n")
+    assert state(db_with_reading) == before
+
+
+def test_colons_and_percents_in_literals(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
+    """':x' inside a string is text, not a placeholder; % survives with parameters bound."""
+    code, out, err = run(
+        capsys,
+        "sql",
+        "SELECT ':x' AS lit, '100%' AS pct, :v AS v",
+        "-p",
+        "v=%s",
+        "--csv",
+        "--db",
+        built_db,
+    )
+    assert (code, err) == (0, "")
+    assert out == "lit,pct,v\n:x,100%,%s\n"
+
+
+def test_a_parameter_too_big_for_the_database(
+    capsys: pytest.CaptureFixture[str], built_db: str
+) -> None:
+    code, out, err = run(
+        capsys, "sql", "SELECT :n AS n", "-p", f"n:int={10**30}", "--csv", "--db", built_db
+    )
+    if backend_of(built_db) == SQLITE:
+        assert (code, out) == (2, "")
+        assert err.startswith("error: a parameter does not fit the database: ")
+    else:  # PostgreSQL binds it as numeric
+        assert (code, out) == (0, f"n\n{10**30}\n")
+
+
+def test_missing_parameter(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
+    code, out, err = run(capsys, "sql", "SELECT :kw AS kw", "--db", built_db)
+    assert (code, out) == (2, "")
+    assert "error: the query uses :kw; give -p kw=VALUE" in err
+
+
+def test_unused_parameter(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
+    code, _, err = run(capsys, "sql", "SELECT 1", "-p", "kw=1", "--db", built_db)
+    assert code == 2
+    assert "parameter kw is not used" in err
+
+
+@pytest.mark.parametrize(
+    ("item", "message"),
+    [
+        ("kw", "expected name=value"),
+        ("=1", "expected name=value"),
+        ("k w=1", "bad parameter name"),
+        ("kw:int=x", "is not a valid int"),
+        ("kw:date=1", "bad parameter type"),
+        ("x:float=nan", "is not a valid float"),
+        ("x:float=inf", "is not a valid float"),
+    ],
+)
+def test_bad_parameter_syntax(item: str, message: str) -> None:
+    with pytest.raises(UsageError, match=message):
+        parse_params([item])
+
+
+def test_parameter_given_twice() -> None:
+    with pytest.raises(UsageError, match="given twice"):
+        parse_params(["a=1", "a=2"])
+
+
+def test_parameter_types() -> None:
+    assert parse_params(["a=1", "b:int=2", "c:float=2.5", "d=x=y", "e="]) == {
+        "a": "1",
+        "b": 2,
+        "c": 2.5,
+        "d": "x=y",
+        "e": "",
+    }
+
+
+# --- writes are refused, the database is unchanged ----------------------------------------
+
+COMMON_WRITES = [
+    "INSERT INTO reading_line (reading_id, position, value) VALUES (1, 7, 7)",
+    "UPDATE hexagram SET name = 'x'",
+    "DELETE FROM reading",
+    "delete from reading_line",
+    "CREATE TABLE scratch (x INTEGER)",
+    "CREATE VIEW v_scratch AS SELECT 1 AS x",
+    "DROP VIEW v_hexagram",
+    "DROP TABLE reading_line",
+    "ALTER TABLE reading ADD COLUMN x INTEGER",
+    "WITH x AS (SELECT 1) DELETE FROM reading",
+    "SELECT 1; DELETE FROM reading",
+    "SELECT 1; COMMIT; DELETE FROM reading",
+    "BEGIN",
+    "COMMIT",
+    "VACUUM",
+    "/* sneaky */ DELETE FROM reading",
+    "  -- comment\n  UPDATE hexagram SET name = 'x'",
+]
+SQLITE_WRITES = [
+    "ATTACH DATABASE '{tmp}/other.db' AS other",
+    "VACUUM INTO '{tmp}/copy.db'",
+    "REPLACE INTO reading_line (reading_id, position, value) VALUES (1, 1, 9)",
+    "PRAGMA user_version = 5",
+    "PRAGMA user_version(5)",
+    "PRAGMA journal_mode = DELETE",
+    "PRAGMA query_only = OFF",
+    "PRAGMA writable_schema = ON",
+    "PRAGMA main.foreign_keys = OFF",
+    "PRAGMA wal_checkpoint(TRUNCATE)",
+    "PRAGMA optimize",
+    "CREATE TEMP TABLE scratch (x INTEGER)",
+    "WITH x AS (SELECT 1) INSERT INTO reading_line SELECT 1, 7, 7, NULL FROM x",
+    "/* a /* b */ SELECT 1; DELETE FROM reading",
+]
+POSTGRESQL_WRITES = [
+    "WITH d AS (DELETE FROM reading RETURNING 1) SELECT COUNT(*) FROM d",
+    "EXPLAIN ANALYZE DELETE FROM reading",
+    "SELECT nextval('reading_id_seq')",
+    "SELECT setval('reading_id_seq', 100)",
+    "SET default_transaction_read_only = off",
+    "COPY reading TO STDOUT",
+    "TRUNCATE reading CASCADE",
+    "SELECT $$;$$; DELETE FROM reading",
+    "SELECT E'\\';'; DELETE FROM reading",
+    "SELECT 1 /* /* */ ; */; DELETE FROM reading",
+    "CREATE TEMP TABLE scratch (x integer)",
+    "LOCK TABLE reading",
+    "SELECT pg_advisory_lock(1); DELETE FROM reading",
+]
+
+
+def writes_for(db: str, tmp: Path) -> list[str]:
+    extra = SQLITE_WRITES if backend_of(db) == SQLITE else POSTGRESQL_WRITES
+    return [w.format(tmp=tmp) for w in COMMON_WRITES + extra]
+
+
+def test_every_write_is_refused_and_nothing_changes(
+    capsys: pytest.CaptureFixture[str], db_with_reading: str, tmp_path: Path
+) -> None:
+    before = state(db_with_reading)
+    assert dict(before[0])["reading"] == 1
+    for statement in writes_for(db_with_reading, tmp_path):
+        code, out, err = run(capsys, "sql", statement, "--db", db_with_reading)
+        assert code == 2, statement
+        assert out == "", statement
+        assert "Traceback" not in err
+        assert err.startswith("error: yimao sql "), (statement, err)
+        assert "read-only" in err or "one statement" in err, (statement, err)
+        assert state(db_with_reading) == before, statement
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(("other", "copy"))) == []
+
+
+def test_refusal_names_the_statement(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
+    code, _, err = run(capsys, "sql", "DELETE FROM reading", "--db", built_db)
+    assert code == 2
+    assert err == (
+        "error: yimao sql is read-only: DELETE statements are refused (they would change the "
+        f"database; only {allowed(built_db)} run). The database was not changed.\n"
+    )
+    code, _, err = run(capsys, "sql", "SELECT 1; SELECT 2", "--db", built_db)
+    assert code == 2
+    assert err == "error: yimao sql runs one statement at a time; got 2. Nothing was run.\n"
+
+
+def allowed(db: str) -> str:
+    if backend_of(db) == SQLITE:
+        return "EXPLAIN, PRAGMA, SELECT, VALUES, WITH"
+    return "EXPLAIN, SELECT, SHOW, TABLE, VALUES, WITH"
+
+
+def test_a_write_hidden_in_a_query_is_refused_by_the_database(
+    capsys: pytest.CaptureFixture[str], db_with_reading: str
+) -> None:
+    before = state(db_with_reading)
+    code, _, err = run(
+        capsys, "sql", "WITH x AS (SELECT 1) DELETE FROM reading", "--db", db_with_reading
+    )
+    assert code == 2
+    assert "the database refused a write" in err or "DELETE statements are refused" in err
+    assert state(db_with_reading) == before
+
+
+@pytest.mark.sqlite_only
+def test_sqlite_reporting_pragmas_run(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
+    code, out, _ = run(capsys, "sql", "PRAGMA table_info(reading_line)", "--csv", "--db", built_db)
+    assert code == 0
+    assert [r["name"] for r in csv.DictReader(io.StringIO(out))] == [
+        "reading_id",
+        "position",
+        "value",
+        "coins",
+    ]
+    code, out, _ = run(capsys, "sql", "PRAGMA query_only", "--csv", "--db", built_db)
+    assert (code, out) == (0, "query_only\n1\n")
+    code, out, _ = run(
+        capsys,
+        "sql",
+        "SELECT name FROM pragma_table_info('reading_line') ORDER BY cid LIMIT 1",
+        "--csv",
+        "--db",
+        built_db,
+    )
+    assert (code, out) == (0, "name\nreading_id\n")
+
+
+@pytest.mark.sqlite_only
+def test_sqlite_opens_the_file_read_only(built_db: str) -> None:
+    """Even with every guard of ours bypassed, the connection itself cannot write."""
+    engine = reader_engine(built_db)
+    try:
+        with engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA query_only").scalar_one() == 1
+            with pytest.raises(Exception, match="readonly"):
+                conn.exec_driver_sql("CREATE TABLE scratch (x INTEGER)")
+    finally:
+        engine.dispose()
+
+
+def test_postgresql_show_and_table(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
+    if backend_of(built_db) != POSTGRESQL:
+        pytest.skip("PostgreSQL statements")
+    code, out, _ = run(capsys, "sql", "SHOW transaction_read_only", "--csv", "--db", built_db)
+    assert (code, out) == (0, "transaction_read_only\non\n")
+    code, out, _ = run(capsys, "sql", "TABLE generation", "--csv", "--db", built_db)
+    assert code == 0 and out.startswith("ordinal,name,world,response\n")
+
+
+# --- errors --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "sqlite_says", "postgresql_says"),
+    [
+        ("SELECT * FROM no_such_table", "no such table: no_such_table", "does not exist"),
+        ("SELECT nme FROM hexagram", "no such column: nme", 'column "nme" does not exist'),
+        ("SELECT FROM WHERE", "syntax error", "syntax error"),
+        ("SELECT 'unterminated", "unrecognized token", "unterminated quoted string"),
+    ],
+)
+def test_sql_errors_are_the_databases_message(
+    capsys: pytest.CaptureFixture[str],
+    built_db: str,
+    query: str,
+    sqlite_says: str,
+    postgresql_says: str,
+) -> None:
+    code, out, err = run(capsys, "sql", query, "--db", built_db)
+    assert (code, out) == (2, "")
+    assert err.startswith("error: database: ")
+    assert len(err.splitlines()) == 1
+    assert (sqlite_says if backend_of(built_db) == SQLITE else postgresql_says) in err
+
+
+def test_misspelt_keyword(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
+    code, _, err = run(capsys, "sql", "SELEC 1", "--db", built_db)
+    assert code == 2
+    assert "'SELEC' does not start one. Nothing was run." in err
+
+
+@pytest.mark.parametrize("query", ["", "   ", "-- only a comment", ";;"])
+def test_empty_query(capsys: pytest.CaptureFixture[str], built_db: str, query: str) -> None:
+    code, _, err = run(capsys, "sql", query, "--db", built_db)
+    assert (code, err) == (2, "error: no SQL statement given\n")
+
+
+def test_no_database(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "sql", "SELECT 1", "--db", str(tmp_path / "missing.db"))
+    assert code == 2
+    assert "no database at" in err
+    assert not (tmp_path / "missing.db").exists()
+
+
+# --- the lexer -----------------------------------------------------------------------------
+
+
+def params(sql: str, backend: str = SQLITE) -> list[str]:
+    return [t for k, t in lex(sql, backend) if k == "param"]
+
+
+def test_lexer_finds_placeholders_only_in_code() -> None:
+    assert params("SELECT :a, ':b', \":c\", [:d], `:e` -- :f\n /* :g */ FROM t WHERE x = :h") == [
+        ":a",
+        ":h",
+    ]
+    assert params("SELECT x::int, :名字, a[1:2] FROM t", POSTGRESQL) == [":名字"]
+    assert params("SELECT $q$ :a $q$, $$:b$$, :c", POSTGRESQL) == [":c"]
+
+
+def test_lexer_counts_statements() -> None:
+    def count(sql: str, backend: str = SQLITE) -> int:
+        return len(statements(lex(sql, backend)))
+
+    assert count("SELECT ';'") == 1
+    assert count("SELECT 1; -- ; \n /* ; */") == 1
+    assert count("SELECT 1;;") == 1
+    assert count("SELECT 1; SELECT 2") == 2
+    assert count("SELECT 'it''s;'; SELECT 2") == 2
+    # SQLite comments do not nest: "/* a /* b */" ends at the first */
+    assert count("/* a /* b */ SELECT 1; SELECT 2") == 2
+    # PostgreSQL's do nest, and have dollar quotes and E'' strings with backslash escapes
+    assert count("/* a /* b */ ; */ SELECT 1", POSTGRESQL) == 1
+    assert count("SELECT $tag$ ; $tag$", POSTGRESQL) == 1
+    assert count("SELECT E'\\';'; DELETE FROM t", POSTGRESQL) == 2
+    assert count("SELECT 'a\\'; DELETE FROM t", POSTGRESQL) == 2
+    assert count("SELECT a$b; SELECT 2", POSTGRESQL) == 2
+
+
+def test_check_keeps_the_statement_text() -> None:
+    statement = check("  SELECT :a AS a; -- done", SQLITE)
+    assert statement.sql == "  SELECT :a AS a"
+    assert statement.params == ("a",)
+
+
+# --- the database-side guards, with the lexer out of the way -------------------------------
+
+
+def test_database_guards_refuse_writes_the_lexer_let_through(db_with_reading: str) -> None:
+    """SQLite: the authorizer denies writes even on a writer connection; PostgreSQL: the
+    prepared-statement protocol refuses a second statement and READ ONLY a write."""
+    from sqlalchemy.exc import DBAPIError
+
+    from yimao_db import dialect
+
+    before = state(db_with_reading)
+    if backend_of(db_with_reading) == SQLITE:
+        engine = writer_engine(db_with_reading)
+        attempts = ["DELETE FROM reading", "CREATE TABLE scratch (x INTEGER)"]
+    else:
+        engine = reader_engine(db_with_reading)
+        dialect.guard_engine(engine)
+        attempts = ["SELECT 1; COMMIT; DELETE FROM reading", "DELETE FROM reading"]
+    try:
+        for sql in attempts:
+            with engine.connect() as conn, dialect.read_only(conn):
+                with pytest.raises(DBAPIError):
+                    conn.exec_driver_sql(sql)
+    finally:
+        engine.dispose()
+    assert state(db_with_reading)[:2] == before[:2]  # closing a writer may checkpoint the WAL

@@ -1,0 +1,67 @@
+"""``yimao sql`` (one read-only query) and ``yimao export`` (views and reference tables)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from yimao_db.commands import SubParsers, db_option, format_options, out
+
+
+def cmd_sql(args: argparse.Namespace) -> int:
+    from yimao_db.output import render
+    from yimao_db.sqlrun import parse_params, run
+
+    query = sys.stdin.read() if args.query == "-" else args.query
+    result = run(query, parse_params(args.param or ()), args.db)
+    if result.columns is not None:
+        out(render(result.columns, result.rows, args.format))
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from yimao_db.export import README, export
+
+    written = export(args.dir, args.format, args.db)
+    rows = sum(e.rows for e in written)
+    out(f"{args.dir}: wrote {len(written)} {args.format} files ({rows} rows) and {README}\n")
+    return 0
+
+
+def register(sub: SubParsers) -> None:
+    p = sub.add_parser(
+        "sql",
+        help="run one read-only SQL query and print its rows",
+        description="Run ONE read-only statement (SELECT, WITH, VALUES, EXPLAIN; reporting "
+        "PRAGMAs on SQLite; TABLE and SHOW on PostgreSQL). Anything that would write is "
+        "refused (exit 2) and the database is left unchanged. Output is an aligned table "
+        "unless --csv, --json or --jsonl is given.",
+    )
+    p.add_argument("query", help='the statement, e.g. "SELECT * FROM v_hexagram" (- reads stdin)')
+    p.add_argument(
+        "-p",
+        "--param",
+        action="append",
+        metavar="NAME=VALUE",
+        help="bind :NAME in the query (text; NAME:int=… or NAME:float=… for numbers); repeatable",
+    )
+    format_options(p)
+    db_option(p)
+    p.set_defaults(handler=cmd_sql)
+
+    p = sub.add_parser(
+        "export",
+        help="write every public view and reference table to DIR, one file each",
+        description="Write every public view (v_*) and reference table to DIR, one file each "
+        "with a header row and a stable row order, plus README.md documenting them. "
+        "Re-running on an unchanged database gives byte-identical files.",
+    )
+    p.add_argument("dir", help="output directory (created if missing)")
+    p.add_argument(
+        "--format",
+        choices=("csv", "jsonl", "parquet"),
+        default="csv",
+        help="csv (default), jsonl, or parquet (needs pyarrow)",
+    )
+    db_option(p)
+    p.set_defaults(handler=cmd_export)
