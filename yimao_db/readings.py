@@ -24,7 +24,7 @@ from yimao_db import casting
 from yimao_db.db import reader_engine, writer_engine
 from yimao_db.errors import UsageError
 from yimao_db.moment import Moment, moment_at, moment_from_pillars, parse_pillars
-from yimao_db.schema.readings import NAJIA_VARIANTS, Reading, ReadingLine
+from yimao_db.schema.readings import MAX_ID, NAJIA_VARIANTS, Reading, ReadingLine
 
 DEFAULT_TZ = "Asia/Shanghai"
 
@@ -350,8 +350,8 @@ def chart(reading_id: int, db: str | URL | Engine | None = None) -> Chart:
 
 def recent(limit: int = 20, db: str | URL | Engine | None = None) -> tuple[list[str], list[Any]]:
     """Stored readings, newest first."""
-    if limit < 1:
-        raise UsageError(f"--limit must be a positive number, got {limit}")
+    if not 1 <= limit <= MAX_ID:
+        raise UsageError(f"--limit must be a whole number from 1 to {MAX_ID}, got {limit}")
     with _connect(db, write=False) as conn:
         result = conn.execute(
             text(

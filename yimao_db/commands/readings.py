@@ -10,6 +10,7 @@ from sqlalchemy import Engine
 from yimao_db import db as dbmod
 from yimao_db.commands import SubParsers, db_option, format_options, out
 from yimao_db.errors import DatabaseError, UsageError
+from yimao_db.schema.readings import MAX_ID
 
 
 def built_writer(db: str | None) -> Engine:
@@ -62,8 +63,15 @@ def cmd_cast(args: argparse.Namespace) -> int:
 
 def reading_id(text: str) -> int:
     """A reading id typed by a user: a positive whole number."""
-    if not text.isascii() or not text.isdigit() or int(text) < 1:
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= MAX_ID:
         raise UsageError(f"bad reading id {text!r}: expected a positive whole number")
+    return int(text)
+
+
+def limit(text: str) -> int:
+    """A ``--limit`` typed by a user: 1 .. MAX_ID."""
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= MAX_ID:
+        raise UsageError(f"bad --limit {text!r}: expected a whole number from 1 to {MAX_ID}")
     return int(text)
 
 
@@ -134,7 +142,7 @@ def register(sub: SubParsers) -> None:
     p.set_defaults(handler=cmd_reading)
 
     p = sub.add_parser("readings", help="list stored readings, newest first")
-    p.add_argument("--limit", type=int, default=20, help="how many (default 20)")
+    p.add_argument("--limit", type=limit, default=20, help="how many (default 20)")
     format_options(p)
     db_option(p)
     p.set_defaults(handler=cmd_readings)

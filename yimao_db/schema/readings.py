@@ -8,6 +8,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from yimao_db.schema.base import Base, between, boolean, fk, one_of
 from yimao_db.schema.core import HALF_YEARS
 
+MAX_ID = 2**63 - 1  # the largest reading id SQLite and PostgreSQL can hold
 METHODS = ("values", "coins", "notation", "hexagram", "random")
 NAJIA_VARIANTS = ("fixed", "seasonal")
 
