@@ -373,13 +373,6 @@ def test_read_only_file_system_writers_refuse(template: Path, shared_dir: Path) 
     assert not (db.parent / "new.db").exists()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="reported: on a read-only file system (or directory) a WAL database cannot be "
-    "opened mode=ro without its -shm file; readers fail with 'unable to open database file' / "
-    "'attempt to write a readonly database'. Fix in yimao_db/db.py reader_engine "
-    "(immutable=1 when the directory cannot be written), then drop this mark.",
-)
 def test_read_only_file_system_readers_work(template: Path, shared_dir: Path) -> None:
     db, prefix = read_only_place(shared_dir, template)
     readers = [["show", "姤"], ["check"]]

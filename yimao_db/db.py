@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from urllib.parse import quote
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
@@ -100,6 +101,21 @@ def writer_engine(db: str | URL | None = None) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+def _readonly_uri(path: Path) -> str:
+    """``file:PATH?mode=ro``, percent-encoded; ``immutable=1`` where nothing can write.
+
+    A WAL database opened read-only still needs its ``-shm`` file, which cannot be made in
+    a directory we cannot write (a read-only file system or mount). When the directory is
+    not writable and there is no ``-wal`` file (so no writer is at work), the file is read
+    as immutable instead.
+    """
+    uri = f"file:{quote(str(path))}?mode=ro"
+    wal = path.with_name(path.name + "-wal")
+    if not os.access(path.parent, os.W_OK) and not wal.exists():
+        uri += "&immutable=1"
+    return uri
+
+
 def reader_engine(db: str | URL | None = None) -> Engine:
     """A read-only engine: SQLite ``mode=ro`` + ``query_only``; PostgreSQL read-only
     REPEATABLE READ transactions."""
@@ -108,7 +124,7 @@ def reader_engine(db: str | URL | None = None) -> Engine:
         path = sqlite_path(url)
         if path is not None and not path.is_file():
             raise DatabaseError(f"no database at {path}; run `yimao build` first")
-        target = f"file:{path}?mode=ro" if path is not None else ":memory:"
+        target = _readonly_uri(path) if path is not None else ":memory:"
         engine = create_engine(URL.create("sqlite", database=target, query={"uri": "true"}))
         _install_sqlite_hooks(engine, readonly=True)
         return engine
