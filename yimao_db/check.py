@@ -44,7 +44,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError
 
-from yimao_db import invariants, seeding
+from yimao_db import dialect, invariants, seeding
 from yimao_db.build import alembic_config, current_revision, head_revision
 from yimao_db.db import reader_engine
 from yimao_db.schema import metadata
@@ -161,19 +161,17 @@ def _pk_of_rowid(conn: Connection, table_name: str, rowid: object) -> str:
 
 def check_sqlite_file(conn: Connection, report: CheckReport) -> None:
     """``PRAGMA integrity_check`` and ``PRAGMA foreign_key_check``."""
-    messages = [str(r[0]) for r in conn.exec_driver_sql("PRAGMA integrity_check")]
+    messages = dialect.sqlite_integrity_check(conn)
     if messages != ["ok"]:
         report.problems.extend(Problem("integrity", None, None, m) for m in messages)
     report.checked.append("integrity_check")
-    fk_query = text('SELECT "from", "table" FROM pragma_foreign_key_list(:t) WHERE id = :id')
-    for table_name, rowid, parent, fkid in conn.exec_driver_sql("PRAGMA foreign_key_check"):
-        ref = conn.execute(fk_query, {"t": table_name, "id": fkid}).first()
-        column = f"column {ref[0]} " if ref is not None else ""
+    for table_name, rowid, parent, from_column in dialect.sqlite_foreign_key_violations(conn):
+        column = f"column {from_column} " if from_column is not None else ""
         report.problems.append(
             Problem(
                 "foreign key",
-                str(table_name),
-                _pk_of_rowid(conn, str(table_name), rowid),
+                table_name,
+                _pk_of_rowid(conn, table_name, rowid),
                 f"{column}refers to a row of {parent} that does not exist",
             )
         )
@@ -239,8 +237,7 @@ def schema_differences(conn: Connection) -> list[Problem]:
     """What alembic autogenerate finds between the live schema and the models."""
     key: tuple[tuple[Any, ...], ...] | None = None
     if conn.dialect.name == "sqlite":
-        master = conn.exec_driver_sql("SELECT type, name, tbl_name, sql FROM sqlite_master")
-        key = tuple(sorted((tuple(r) for r in master), key=repr))
+        key = tuple(sorted(dialect.sqlite_schema_sql(conn).items(), key=repr))
         if key in _SCHEMA_DIFFS:
             return list(_SCHEMA_DIFFS[key])
     ctx = MigrationContext.configure(
@@ -258,9 +255,6 @@ def schema_differences(conn: Connection) -> list[Problem]:
     return found
 
 
-MASTER = "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
-
-
 @cache
 def migrated_schema() -> dict[tuple[str, str], str | None]:
     """(type, name) → SQL of every object the migrations create, from an in-memory SQLite."""
@@ -272,7 +266,7 @@ def migrated_schema() -> dict[tuple[str, str], str | None]:
     try:
         with engine.begin() as conn:
             upgrade(conn)
-            return {(t, n): sql for t, n, sql in conn.exec_driver_sql(MASTER)}
+            return dialect.sqlite_schema_sql(conn)
     finally:
         engine.dispose()
 
@@ -285,7 +279,7 @@ def sqlite_schema_differences(conn: Connection) -> list[Problem]:
     their own); extra tables, indexes and triggers are reported.
     """
     want = migrated_schema()
-    have = {(t, n): sql for t, n, sql in conn.exec_driver_sql(MASTER)}
+    have = dialect.sqlite_schema_sql(conn)
     found = []
     for kind, name in sorted(want.keys() - have.keys()):
         found.append(Problem("schema", name, None, f"{kind} missing"))

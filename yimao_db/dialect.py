@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Connection, Engine, event
+from sqlalchemy import Connection, Engine, event, text
 from sqlalchemy import types as satypes
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError
@@ -279,3 +279,28 @@ def sort_term(name: str, column: str, type_: satypes.TypeEngine[Any] | None) -> 
     elif name == POSTGRESQL and isinstance(type_, satypes.String):
         term += ' COLLATE "C"'
     return term + " NULLS FIRST"
+
+
+# --- SQLite catalogue and file checks (used by ``yimao check``) ------------------------
+
+SQLITE_SCHEMA_SQL = "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+
+
+def sqlite_integrity_check(conn: Connection) -> list[str]:
+    """``PRAGMA integrity_check``: ``['ok']`` for a sound file, else its messages."""
+    return [str(r[0]) for r in conn.exec_driver_sql("PRAGMA integrity_check")]
+
+
+def sqlite_foreign_key_violations(conn: Connection) -> list[tuple[str, Any, str, str | None]]:
+    """``PRAGMA foreign_key_check`` rows as (table, rowid, parent table, referring column)."""
+    column_of = text('SELECT "from" FROM pragma_foreign_key_list(:t) WHERE id = :id')
+    found = []
+    for table, rowid, parent, fkid in conn.exec_driver_sql("PRAGMA foreign_key_check"):
+        column = conn.execute(column_of, {"t": table, "id": fkid}).scalar()
+        found.append((str(table), rowid, str(parent), None if column is None else str(column)))
+    return found
+
+
+def sqlite_schema_sql(conn: Connection) -> dict[tuple[str, str], str | None]:
+    """(type, name) → the stored SQL of every table, index, view and trigger."""
+    return {(str(t), str(n)): sql for t, n, sql in conn.exec_driver_sql(SQLITE_SCHEMA_SQL)}
