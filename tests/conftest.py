@@ -123,3 +123,9 @@ def pg_empty_db() -> Iterator[str]:
     url = _fresh_pg_database()
     yield url.render_as_string(hide_password=False)
     _drop_pg_database(url)
+
+
+@pytest.fixture(autouse=True)
+def no_env_database(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests choose their database explicitly: ignore a $YIMAO_DB_URL set by the user."""
+    monkeypatch.delenv("YIMAO_DB_URL", raising=False)

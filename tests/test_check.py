@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import copy_db
 from sqlalchemy import UniqueConstraint
 
 from yimao_db import check as doctor
@@ -56,18 +57,6 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     build(str(path))
     cast_some(str(path))
     return path
-
-
-def copy_db(src: Path, dst: Path) -> Path:
-    """A consistent copy of a SQLite database (WAL included) through the backup API."""
-    source = sqlite3.connect(f"file:{src}?mode=ro", uri=True)
-    target = sqlite3.connect(dst)
-    try:
-        source.backup(target)
-    finally:
-        source.close()
-        target.close()
-    return dst
 
 
 @pytest.fixture

@@ -11,18 +11,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import run
 
 from yimao_db.cli import main
 from yimao_db.db import ENV_VAR
 
 YANG = "━━━━━━━"
 YIN = "━━━ ━━━"
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def line_rows(layout: str) -> dict[int, str]:
@@ -33,11 +28,6 @@ def line_rows(layout: str) -> dict[int, str]:
         if len(parts) >= 2 and parts[0] in "123456" and len(parts[0]) == 1:
             rows[int(parts[0])] = row
     return rows
-
-
-@pytest.fixture(autouse=True)
-def no_env_database(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(ENV_VAR, raising=False)
 
 
 # --- build --------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import copy_db
 from sqlalchemy import inspect
 
 from yimao_db import check as doctor
@@ -83,17 +84,6 @@ def readings(path: Path) -> list[tuple[object, ...]]:
         return sorted(rows.fetchall(), key=repr)
     finally:
         con.close()
-
-
-def copy_db(src: Path, dst: Path) -> Path:
-    source = sqlite3.connect(f"file:{src}?mode=ro", uri=True)
-    target = sqlite3.connect(dst)
-    try:
-        source.backup(target)
-    finally:
-        source.close()
-        target.close()
-    return dst
 
 
 def cli_check(path: Path) -> tuple[int, str]:

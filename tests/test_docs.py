@@ -14,22 +14,16 @@ from typing import Any
 
 import pytest
 from alembic import command
+from helpers import run
 from sqlalchemy import Connection, inspect, text
 
 from yimao_db import docs
 from yimao_db.build import alembic_config, build, head_revision
-from yimao_db.cli import main
 from yimao_db.db import reader_engine, writer_engine
 from yimao_db.errors import SeedCheckFailed
 from yimao_db.schema import metadata
 
 SCHEMA_MD = Path(__file__).resolve().parent.parent / "docs" / "schema.md"
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(scope="module")

@@ -10,25 +10,15 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from helpers import run
 from sqlalchemy import inspect, text
 
 from yimao_db import readings
 from yimao_db.build import build
 from yimao_db.cli import main
-from yimao_db.db import ENV_VAR, reader_engine, writer_engine
+from yimao_db.db import reader_engine, writer_engine
 from yimao_db.export import READING_TABLES, csv_cell, normalise, parquet_available
 from yimao_db.schema import metadata
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-@pytest.fixture(autouse=True)
-def no_env_database(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(ENV_VAR, raising=False)
 
 
 def digest(directory: Path) -> dict[str, str]:

@@ -30,7 +30,7 @@ from sqlalchemy import Connection
 from yimao_db import casting, lookup, moment, names
 from yimao_db.build import build
 from yimao_db.cli import main, make_parser
-from yimao_db.db import ENV_VAR, reader_engine
+from yimao_db.db import reader_engine
 from yimao_db.errors import UsageError, YimaoError
 from yimao_db.readings import cast, chart, make_moment
 
@@ -124,11 +124,6 @@ def held_open(db: str) -> Iterator[None]:
     con.execute("SELECT COUNT(*) FROM reading").fetchone()
     yield
     con.close()
-
-
-@pytest.fixture(autouse=True)
-def no_env_database(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(ENV_VAR, raising=False)
 
 
 def count(db: str) -> tuple[int, int]:

@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers import copy_db
 from sqlalchemy import inspect
 
 from yimao_db import check as doctor
@@ -81,17 +82,6 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     build(str(path))
     cast("789678", pillars=PILLARS, db=str(path))
     return path
-
-
-def copy_db(src: Path, dst: Path) -> Path:
-    source = sqlite3.connect(f"file:{src}?mode=ro", uri=True)
-    target = sqlite3.connect(dst)
-    try:
-        source.backup(target)
-    finally:
-        source.close()
-        target.close()
-    return dst
 
 
 # --- 1. concurrent writes ---------------------------------------------------------------------

@@ -9,23 +9,12 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import run
 from sqlalchemy import inspect, text
 
-from yimao_db.cli import main
 from yimao_db.db import ENV_VAR, reader_engine, writer_engine
 
 pytestmark = pytest.mark.needs_pg
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-@pytest.fixture(autouse=True)
-def no_env_database(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(ENV_VAR, raising=False)
 
 
 def both(capsys: pytest.CaptureFixture[str], lite: str, pg: str, *argv: str) -> tuple[str, str]:

@@ -11,19 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import run
 from sqlalchemy import Engine, text
 
-from yimao_db.cli import main
-from yimao_db.db import ENV_VAR, writer_engine
+from yimao_db.db import writer_engine
 from yimao_db.errors import UsageError
 from yimao_db.readings import chart, import_file
 
 AT = "2026-11-30T09:15"
-
-
-@pytest.fixture(autouse=True)
-def no_env_database(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(ENV_VAR, raising=False)
 
 
 @pytest.fixture
@@ -31,12 +26,6 @@ def engine(fresh_db: str) -> Iterator[Engine]:
     eng = writer_engine(fresh_db)
     yield eng
     eng.dispose()
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def cast_json(capsys: pytest.CaptureFixture[str], db: str, *argv: str) -> dict[str, Any]:

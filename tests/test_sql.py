@@ -9,25 +9,14 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import run
 from sqlalchemy import inspect, text
 
 from yimao_db import readings
-from yimao_db.cli import main
-from yimao_db.db import ENV_VAR, reader_engine, resolve_url, sqlite_path, writer_engine
+from yimao_db.db import reader_engine, resolve_url, sqlite_path, writer_engine
 from yimao_db.dialect import POSTGRESQL, SQLITE
 from yimao_db.errors import UsageError
 from yimao_db.sqlrun import check, lex, parse_params, statements
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-@pytest.fixture(autouse=True)
-def no_env_database(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(ENV_VAR, raising=False)
 
 
 @pytest.fixture
