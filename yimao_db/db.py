@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from urllib.parse import quote
 from typing import Any
+from urllib.parse import quote
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
