@@ -24,10 +24,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import Connection, create_engine, text
 from sqlalchemy.engine import URL, make_url
 
 from yimao_db.build import build
+from yimao_db.db import reader_engine
 
 BACKEND = os.environ.get("YIMAO_TEST_BACKEND", "sqlite")
 PG_URL = os.environ.get("YIMAO_TEST_PG_URL") or None
@@ -129,3 +130,12 @@ def pg_empty_db() -> Iterator[str]:
 def no_env_database(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tests choose their database explicitly: ignore a $YIMAO_DB_URL set by the user."""
     monkeypatch.delenv("YIMAO_DB_URL", raising=False)
+
+
+@pytest.fixture(scope="module")
+def conn(built_db: str) -> Iterator[Connection]:
+    """A read-only connection to the shared built database."""
+    engine = reader_engine(built_db)
+    with engine.connect() as connection:
+        yield connection
+    engine.dispose()

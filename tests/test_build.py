@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -79,14 +78,6 @@ def sqlite_only(db: str) -> Path:
     path = sqlite_path(resolve_url(db))
     assert path is not None
     return path
-
-
-@pytest.fixture(scope="module")
-def conn(built_db: str) -> Iterator[Connection]:
-    engine = reader_engine(built_db)
-    with engine.connect() as connection:
-        yield connection
-    engine.dispose()
 
 
 def scalar(conn: Connection, sql: str, **params: Any) -> Any:

@@ -8,7 +8,6 @@ column added without a description fails here.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,19 +18,11 @@ from sqlalchemy import Connection, inspect, text
 
 from yimao_db import docs
 from yimao_db.build import alembic_config, build, head_revision
-from yimao_db.db import reader_engine, writer_engine
+from yimao_db.db import writer_engine
 from yimao_db.errors import SeedCheckFailed
 from yimao_db.schema import metadata
 
 SCHEMA_MD = Path(__file__).resolve().parent.parent / "docs" / "schema.md"
-
-
-@pytest.fixture(scope="module")
-def conn(built_db: str) -> Iterator[Connection]:
-    engine = reader_engine(built_db)
-    with engine.connect() as c:
-        yield c
-    engine.dispose()
 
 
 def meta(conn: Connection) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

@@ -8,7 +8,6 @@ through the Python that generates the rows.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,7 +15,6 @@ from sqlalchemy import Connection, text
 
 from yimao_db import lookup
 from yimao_db.cli import main
-from yimao_db.db import reader_engine
 from yimao_db.errors import UsageError
 from yimao_db.facts import read_tsv
 from yimao_db.names import VOCABULARIES, normalise, simplify, toneless
@@ -24,14 +22,6 @@ from yimao_db.names import VOCABULARIES, normalise, simplify, toneless
 # pinyin shared by two mansions is not an alias of either (their other forms resolve)
 AMBIGUOUS = {("mansion", "wei"), ("mansion", "bì"), ("mansion", "bi")}
 LABELLED = ("element", "stem", "branch", "trigram", "relative", "spirit", "star", "mansion")
-
-
-@pytest.fixture(scope="module")
-def conn(built_db: str) -> Iterator[Connection]:
-    engine = reader_engine(built_db)
-    with engine.connect() as c:
-        yield c
-    engine.dispose()
 
 
 def kinds_of(conn: Connection, typed: str) -> dict[str, str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -18,7 +18,6 @@ import pytest
 from sqlalchemy import Connection, text
 
 from yimao_db import seeding
-from yimao_db.db import reader_engine
 from yimao_db.schema import metadata
 
 QUERIES_MD = Path(__file__).resolve().parent.parent / "docs" / "queries.md"
@@ -186,14 +185,6 @@ CHECKS: dict[str, Callable[[Rows], None]] = {
 
 
 # --- the tests ----------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def conn(built_db: str) -> Iterator[Connection]:
-    engine = reader_engine(built_db)
-    with engine.connect() as c:
-        yield c
-    engine.dispose()
 
 
 def test_every_query_has_a_check_and_every_check_a_query() -> None:

@@ -7,7 +7,6 @@ the book's passage numbering.
 from __future__ import annotations
 
 import copy
-import importlib.util
 import re
 from functools import cache
 from pathlib import Path
@@ -20,29 +19,14 @@ from yimao_db.facts import facts, read_tsv
 from yimao_db.paths import seed_dir
 from yimao_db.schema import metadata
 from yimao_db.schema.base import Base
+from yimao_db.seeding import seed_scripts
 
 Tables = dict[str, list[dict[str, Any]]]
 
 CJK_RUN = re.compile(r"[\u3400-\u9fff\U00020000-\U0002ffff]{14,}")
-SYMBOL_TSVS = (
-    "element_correspondence",
-    "element_trigram",
-    "five_omen",
-    "seven_luminary",
-    "relative_symbol",
-    "moving_relative",
-    "spirit_attribute",
-    "spirit_affinity",
-    "spirit_preference",
-    "star_meaning",
-    "world_omen",
-    "body_condition",
-    "body_weight",
-    "matter_preference",
-    "between_use",
-    "line_role",
-    "line_aspect",
-)
+SYMBOL_TSVS: tuple[str, ...] = next(
+    m for m in seed_scripts() if m.__name__ == "yimao_seed_s30_symbols"
+).TABLES
 NAME_TSVS = ("simplified", "variants", "labels")
 SPIRITS = ("青龍", "朱雀", "勾陳", "騰蛇", "白虎", "玄武")
 GENERALS = (
@@ -71,12 +55,8 @@ SPIRIT_ELEMENTS = {
 
 
 def _load(stem: str) -> ModuleType:
-    path = seed_dir() / f"{stem}.py"
-    spec = importlib.util.spec_from_file_location(f"test_seed_{stem}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """A seed script, as the loader runs it."""
+    return next(m for m in seed_scripts() if m.__name__ == f"yimao_seed_{stem}")
 
 
 @cache
