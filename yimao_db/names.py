@@ -20,7 +20,6 @@ from functools import cache
 from typing import Any
 
 from yimao_db.facts import read_tsv
-from yimao_db.paths import seed_data_dir
 
 # kind -> (table, key column) for every vocabulary that takes aliases
 VOCABULARIES = {
@@ -68,13 +67,9 @@ def toneless(text: str) -> str:
     )
 
 
-def _optional_tsv(name: str) -> list[dict[str, str]]:
-    return read_tsv(name) if (seed_data_dir() / f"{name}.tsv").exists() else []
-
-
 @cache
 def simplified_map() -> dict[str, str]:
-    return {r["traditional"]: r["simplified"] for r in _optional_tsv("simplified")}
+    return {r["traditional"]: r["simplified"] for r in read_tsv("simplified")}
 
 
 def simplify(text: str) -> str:
@@ -111,7 +106,7 @@ def alias_rows(tables: Mapping[str, list[dict[str, Any]]]) -> list[dict[str, Any
         )
     short_to_kw = {h["short_name"]: str(h["king_wen"]) for h in tables.get("hexagram", [])}
     full_to_kw = {h["name"]: str(h["king_wen"]) for h in tables.get("hexagram", [])}
-    for r in _optional_tsv("variants"):
+    for r in read_tsv("variants"):
         canonical = r["canonical"]
         if r["kind"] == "hexagram":
             canonical = short_to_kw.get(canonical) or full_to_kw.get(canonical, "")
@@ -121,7 +116,7 @@ def alias_rows(tables: Mapping[str, list[dict[str, Any]]]) -> list[dict[str, Any
                 canonical,
                 [("variant", r["variant"]), ("simplified", simplify(r["variant"]))],
             )
-    for r in _optional_tsv("labels"):
+    for r in read_tsv("labels"):
         canonical = r["name"]
         if r["kind"] == "hexagram":
             canonical = full_to_kw.get(canonical) or short_to_kw.get(canonical, "")
