@@ -21,6 +21,7 @@ from yimao_db.facts import facts
 from yimao_db.readings import Chart, cast, chart
 from yimao_db.rules import elements, najia, palaces, relations, spirits, stages
 from yimao_db.rules.ganzhi import ordinal_of, sixty, void_branches
+from yimao_db.rules.hexagrams import changed_bits, primary_bits
 
 BRANCHES = "子丑寅卯辰巳午未申酉戌亥"
 SIXTY = [g.name for g in sixty()]
@@ -63,8 +64,8 @@ def transforms(branch: str, changed: str, void: str, month: str) -> str:
 def expected_chart(values: str, c: Chart) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The six lines and the hidden spirits, by the rules, for the moment stored in ``c``."""
     f = facts()
-    primary = "".join("1" if v in "79" else "0" for v in values)
-    changed = flip(primary, values)
+    primary = primary_bits(values)
+    changed = changed_bits(values)
     member = palace_of(primary)
     me = f.trigrams[member.palace].element
     variant = c.najia_variant
@@ -149,8 +150,9 @@ def bits_of(engine: Engine, king_wen: int | None) -> str | None:
 
 
 def check(engine: Engine, values: str, c: Chart) -> None:
-    primary = "".join("1" if v in "79" else "0" for v in values)
+    primary = primary_bits(values)
     moving = [p for p, v in enumerate(values, 1) if v in "69"]
+    assert changed_bits(values) == flip(primary, values)
     # the changed hexagram is the primary with its moving lines flipped
     assert bits_of(engine, c.primary_king_wen) == primary
     assert bits_of(engine, c.changed_king_wen) == (flip(primary, values) if moving else None)

@@ -1,4 +1,4 @@
-"""Hexagrams from their names (§3), nuclear hexagrams and 六衝/六合 (§11)."""
+"""Hexagrams from their names (§3); primary, changed and nuclear (互卦) bits (§11)."""
 
 from __future__ import annotations
 
