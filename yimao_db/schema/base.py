@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import CheckConstraint, ForeignKey, MetaData, String
+from sqlalchemy import CheckConstraint, ForeignKey, MetaData, String, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 NAMING_CONVENTION = {
@@ -69,3 +69,17 @@ class Cited:
         comment="book: stated by the cited passage; standard: standard 京房 practice the book "
         "presupposes; decision: a spec Decision",
     )
+
+
+def cited(*constraints: CheckConstraint | UniqueConstraint) -> tuple[object, ...]:
+    """``__table_args__`` for a cited table: its own constraints plus the basis checks."""
+    return (
+        *constraints,
+        one_of("basis", BASIS),
+        CheckConstraint("basis <> 'book' OR passage IS NOT NULL", name="book_cites"),
+    )
+
+
+def name_pk(comment: str) -> Mapped[str]:
+    """A vocabulary's natural key: its canonical name."""
+    return mapped_column(String(8), primary_key=True, comment=comment)

@@ -10,14 +10,10 @@ from __future__ import annotations
 from sqlalchemy import Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from yimao_db.schema.base import Base, between, bits, boolean, fk, one_of
+from yimao_db.schema.base import Base, between, bits, boolean, fk, name_pk, one_of
 
 HALF_YEARS = ("冬至後", "夏至後")
 RELATIONS = ("same", "generates_me", "i_generate", "i_control", "controls_me")
-
-
-def name_pk(comment: str) -> Mapped[str]:
-    return mapped_column(String(8), primary_key=True, comment=comment)
 
 
 class Element(Base):

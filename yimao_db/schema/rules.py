@@ -10,7 +10,7 @@ from __future__ import annotations
 from sqlalchemy import CheckConstraint, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from yimao_db.schema.base import BASIS, Base, Cited, between, fk, one_of
+from yimao_db.schema.base import Base, Cited, between, cited, fk, name_pk, one_of
 
 BRANCH_RELATIONS = ("六合", "六衝", "六害", "三刑", "進神", "退神")
 PUNISHMENT_KINDS = ("無恩之刑", "恃勢之刑", "無禮之刑", "自刑")
@@ -18,19 +18,6 @@ TRIAD_ROLES = ("長生", "帝旺", "墓")
 SPIRIT_DIRECTIONS = ("東", "南", "西", "北", "中央")
 EIGHT_DIRECTIONS = ("北", "東北", "東", "東南", "南", "西南", "西", "西北")
 HALVES = ("陽貴", "陰貴")
-
-
-def cited(*constraints: CheckConstraint | UniqueConstraint) -> tuple[object, ...]:
-    """``__table_args__`` for a cited table: its own constraints plus the basis checks."""
-    return (
-        *constraints,
-        one_of("basis", BASIS),
-        CheckConstraint("basis <> 'book' OR passage IS NOT NULL", name="book_cites"),
-    )
-
-
-def name_pk(comment: str) -> Mapped[str]:
-    return mapped_column(String(8), primary_key=True, comment=comment)
 
 
 def key(target: str, comment: str, length: int = 1) -> Mapped[str]:

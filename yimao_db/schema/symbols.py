@@ -16,7 +16,7 @@ from __future__ import annotations
 from sqlalchemy import CheckConstraint, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from yimao_db.schema.base import BASIS, Base, Cited, between, boolean, fk, one_of
+from yimao_db.schema.base import Base, Cited, between, boolean, cited, fk, one_of
 
 VERDICTS = ("吉", "凶")
 MOVING_KINDS = ("生象", "克象")
@@ -39,15 +39,6 @@ LINE_ASPECTS = ("現", "隱")
 GLOSS = 200  # length of the English gloss columns
 
 
-def _cited(*constraints: CheckConstraint | UniqueConstraint) -> tuple[object, ...]:
-    """``__table_args__`` for a cited table: its own constraints plus the basis checks."""
-    return (
-        *constraints,
-        one_of("basis", BASIS),
-        CheckConstraint("basis <> 'book' OR passage IS NOT NULL", name="book_cites"),
-    )
-
-
 def _gloss(comment: str = "Short English label (our words, not the book's)") -> Mapped[str]:
     return mapped_column(String(GLOSS), comment=comment)
 
@@ -57,7 +48,7 @@ def _gloss(comment: str = "Short English label (our words, not the book's)") -> 
 
 class ElementCorrespondence(Cited, Base):
     __tablename__ = "element_correspondence"
-    __table_args__ = _cited(
+    __table_args__ = cited(
         CheckConstraint("(branch IS NULL) = (element = '土')", name="earth_has_no_branch"),
         CheckConstraint("(lodging IS NULL) = (element <> '土')", name="earth_lodges"),
     )
@@ -98,7 +89,7 @@ class ElementCorrespondence(Cited, Base):
 
 class ElementTrigram(Cited, Base):
     __tablename__ = "element_trigram"
-    __table_args__ = _cited(one_of("aspect", CORRESPONDENCE_ASPECTS))
+    __table_args__ = cited(one_of("aspect", CORRESPONDENCE_ASPECTS))
     __doc__ = (
         "The trigram that embodies each element in the correspondences (§5.2–5.3, §5.7): "
         "坎 水 and 離 火 as its body 體, 震 木 and 兌 金 as its use 用, 艮 and 坤 for 土. "
@@ -123,7 +114,7 @@ class ElementTrigram(Cited, Base):
 class FiveOmen(Cited, Base):
     __tablename__ = "five_omen"
     __doc__ = "The five omens 五兆 and their elements (§5.7 commentary)."
-    __table_args__ = _cited()
+    __table_args__ = cited()
 
     omen: Mapped[str] = mapped_column(
         String(1), primary_key=True, comment="The omen 雨 霽 蒙 馹 克"
@@ -136,7 +127,7 @@ class FiveOmen(Cited, Base):
 
 class SevenLuminary(Cited, Base):
     __tablename__ = "seven_luminary"
-    __table_args__ = _cited(
+    __table_args__ = cited(
         one_of("luminary", LUMINARIES),
         CheckConstraint(
             "(element IS NULL AND luminary IN ('日', '月')) OR element = luminary",
@@ -162,7 +153,7 @@ class SevenLuminary(Cited, Base):
 
 class RelativeSymbol(Cited, Base):
     __tablename__ = "relative_symbol"
-    __table_args__ = _cited(one_of("aspect", RELATIVE_ASPECTS))
+    __table_args__ = cited(one_of("aspect", RELATIVE_ASPECTS))
     __doc__ = (
         "What each of the six relatives stands for (§6.2–6.4): one theme per relative "
         "(shelter, binding, rivalry, subduing the ghost, service) and its images 象."
@@ -182,7 +173,7 @@ class RelativeSymbol(Cited, Base):
 
 class MovingRelative(Cited, Base):
     __tablename__ = "moving_relative"
-    __table_args__ = _cited(
+    __table_args__ = cited(
         one_of("kind", MOVING_KINDS),
         CheckConstraint("mover <> target", name="distinct"),
         UniqueConstraint("target", "kind"),
@@ -210,7 +201,7 @@ class MovingRelative(Cited, Base):
 
 class SpiritAttribute(Cited, Base):
     __tablename__ = "spirit_attribute"
-    __table_args__ = _cited(one_of("governs", SPIRIT_OFFICES), one_of("nature", VERDICTS))
+    __table_args__ = cited(one_of("governs", SPIRIT_OFFICES), one_of("nature", VERDICTS))
     __doc__ = (
         "What each of the six spirits stands for (§7.3–7.9). The row cites the spirit's "
         "portrait (7.3 勾陳, 7.4 騰蛇, 7.5 青龍 白虎, 7.6 朱雀 玄武); element and direction "
@@ -246,7 +237,7 @@ class SpiritAttribute(Cited, Base):
 
 class SpiritAffinity(Cited, Base):
     __tablename__ = "spirit_affinity"
-    __table_args__ = _cited(
+    __table_args__ = cited(
         one_of("effect", AFFINITY_EFFECTS),
         CheckConstraint("(effect = '制') = (subduer IS NOT NULL)", name="subduer_subdues"),
     )
@@ -272,7 +263,7 @@ class SpiritAffinity(Cited, Base):
 
 class SpiritPreference(Cited, Base):
     __tablename__ = "spirit_preference"
-    __table_args__ = _cited(one_of("nature", VERDICTS))
+    __table_args__ = cited(one_of("nature", VERDICTS))
     __doc__ = (
         "What suits the auspicious and the inauspicious spirits (§7.9): the 吉 like being "
         "generated, helped, moving and holding the world; the 凶 are best controlled, "
@@ -295,7 +286,7 @@ class SpiritPreference(Cited, Base):
 
 class StarMeaning(Cited, Base):
     __tablename__ = "star_meaning"
-    __table_args__ = _cited(one_of("verdict", STAR_VERDICTS))
+    __table_args__ = cited(one_of("verdict", STAR_VERDICTS))
     __doc__ = (
         "What each of the five stars governs when it shows (§8.8–8.9): 鎮星 stability, "
         "太白 arms, 熒惑 letters (else harm), 太陰 mercy (spoiled by 咸池), 歲星 all things."
@@ -315,7 +306,7 @@ class StarMeaning(Cited, Base):
 
 class WorldOmen(Cited, Base):
     __tablename__ = "world_omen"
-    __table_args__ = _cited(one_of("verdict", WORLD_VERDICTS))
+    __table_args__ = cited(one_of("verdict", WORLD_VERDICTS))
     __doc__ = (
         "Omens read from the world line (§8.13–8.15): the three bad signs, void world and "
         "sunken response, ruin, change, growth and decline, and world against response."
@@ -333,7 +324,7 @@ class WorldOmen(Cited, Base):
 
 class BodyCondition(Cited, Base):
     __tablename__ = "body_condition"
-    __table_args__ = _cited(one_of("body", BODIES))
+    __table_args__ = cited(one_of("body", BODIES))
     __doc__ = (
         "What a state of either body means (§9.2–9.4): for the 卦身 rest and combination are "
         "good, void or broken is hesitation, moving or clashed is change, twice is two minds; "
@@ -355,7 +346,7 @@ class BodyCondition(Cited, Base):
 
 class BodyWeight(Cited, Base):
     __tablename__ = "body_weight"
-    __table_args__ = _cited(one_of("body", WEIGHED_BODIES), between("rank", 1, 3))
+    __table_args__ = cited(one_of("body", WEIGHED_BODIES), between("rank", 1, 3))
     __doc__ = "How much each body weighs in the verdict (§9.6): world line, then 卦身, then 世身."
 
     body: Mapped[str] = mapped_column(
@@ -367,7 +358,7 @@ class BodyWeight(Cited, Base):
 
 class MatterPreference(Cited, Base):
     __tablename__ = "matter_preference"
-    __table_args__ = _cited(
+    __table_args__ = cited(
         one_of("matter", MATTERS),
         one_of("attitude", ATTITUDES),
         one_of("item_kind", ITEM_KINDS),
@@ -399,7 +390,7 @@ class MatterPreference(Cited, Base):
 
 class BetweenUse(Cited, Base):
     __tablename__ = "between_use"
-    __table_args__ = _cited(
+    __table_args__ = cited(
         one_of("use", BETWEEN_USES),
         one_of("activation", ACTIVATIONS),
         CheckConstraint(
@@ -434,7 +425,7 @@ class BetweenUse(Cited, Base):
 
 class LineRole(Cited, Base):
     __tablename__ = "line_role"
-    __table_args__ = _cited(between("position", 1, 6))
+    __table_args__ = cited(between("position", 1, 6))
     __doc__ = (
         "What each line position stands for (§10.5): 初 earth and right/rear neighbour, "
         "二 minister, 三 and 四 the threshold, 四 left/front neighbour, 五 ruler, 上 heaven."
@@ -449,7 +440,7 @@ class LineRole(Cited, Base):
 
 class LineAspect(Cited, Base):
     __tablename__ = "line_aspect"
-    __table_args__ = _cited(boolean("yang"), one_of("aspect", LINE_ASPECTS))
+    __table_args__ = cited(boolean("yang"), one_of("aspect", LINE_ASPECTS))
     __doc__ = "Yang lines show what has appeared 現, yin lines what is still hidden 隱 (§10.5)."
 
     yang: Mapped[int] = mapped_column(
