@@ -14,6 +14,16 @@ Markers:
 
 ``sqlite_built_db`` and ``pg_empty_db`` give a database of that backend whatever
 ``YIMAO_TEST_BACKEND`` says.
+
+Hypothesis profiles (``HYPOTHESIS_PROFILE``):
+
+* ``ci`` (the default, what a plain ``pytest`` uses): derandomized, so every run tries the
+  same examples and a failure is reproduced by running again; no example database; no
+  deadline and no "too slow" health check, so a loaded machine does not fail a test.
+* ``explore``: random examples (1000 for a test that does not set its own number),
+  failures remembered in the local ``.hypothesis/`` database; run
+  ``HYPOTHESIS_PROFILE=explore pytest`` to hunt for new counterexamples, then pin any you
+  find with ``@example``.
 """
 
 from __future__ import annotations
@@ -24,6 +34,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis.errors import InvalidArgument
 from sqlalchemy import Connection, create_engine, text
 from sqlalchemy.engine import URL, make_url
 
@@ -32,6 +44,22 @@ from yimao_db.db import reader_engine
 
 BACKEND = os.environ.get("YIMAO_TEST_BACKEND", "sqlite")
 PG_URL = os.environ.get("YIMAO_TEST_PG_URL") or None
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
+
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "explore",
+    derandomize=False,
+    deadline=None,
+    max_examples=1000,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -42,6 +70,12 @@ def pytest_configure(config: pytest.Config) -> None:
             "YIMAO_TEST_BACKEND=postgresql needs YIMAO_TEST_PG_URL, e.g. "
             "postgresql+psycopg://postgres@127.0.0.1:5433/postgres"
         )
+    try:
+        settings.load_profile(PROFILE)
+    except InvalidArgument:
+        raise pytest.UsageError(
+            f"HYPOTHESIS_PROFILE={PROFILE!r}: expected ci (the default) or explore"
+        ) from None
     config.addinivalue_line(
         "markers", "sqlite_only: checks SQLite itself; skipped on the PostgreSQL backend"
     )
