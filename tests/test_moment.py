@@ -1,21 +1,30 @@
-"""Pillars of a moment (spec §12, §1 旬空, §7 五子遁)."""
+"""Pillars of a moment (spec §12, §1 旬空, §7 五子遁).
+
+tyme4py is the oracle: the fast calendar of :mod:`yimao_db.moment` is compared with
+tyme4py's own objects on a fixed sample of moments and on every 節 ± 1 minute, 1901-2099.
+"""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta, timezone
+from zoneinfo import available_timezones
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from tyme4py.solar import SolarTerm, SolarTime
 
+from yimao_db import solarterms, tymeoracle
+from yimao_db.civiltime import parse_at
 from yimao_db.errors import UsageError
 from yimao_db.moment import (
     SOLAR_TERMS,
     Moment,
     moment_at,
     moment_from_pillars,
+    moment_of,
     parse_pillars,
 )
 from yimao_db.rules.ganzhi import ganzhi
@@ -176,6 +185,10 @@ def test_term_names_are_traditional() -> None:
 
 
 @given(st.datetimes(min_value=datetime(1900, 1, 1), max_value=datetime(2100, 12, 31)))
+@example(datetime(1900, 1, 1, 0, 55))  # local mean time in Shanghai until 1901
+@example(datetime(1900, 12, 31, 23, 58))  # the last minutes of local mean time
+@example(datetime(1901, 1, 1, 0, 2))
+@example(datetime(1912, 11, 22, 23, 50))  # tyme4py's get_term() lags its 小雪 instant here
 def test_day_and_hour_agree_with_counting_and_tyme4py(when: datetime) -> None:
     when = when.replace(microsecond=0)
     m = moment_at(when.replace(tzinfo=BEIJING))
@@ -189,9 +202,288 @@ def test_day_and_hour_agree_with_counting_and_tyme4py(when: datetime) -> None:
             tyme.get_day().get_name(),
             tyme.get_sixty_cycle().get_name(),
         )
-    assert (
-        moment_at(when.replace(tzinfo=BEIJING), early_rat=True).day_gz == tyme.get_day().get_name()
+    early = moment_at(when.replace(tzinfo=BEIJING), early_rat=True)
+    assert (early.day_gz, early.hour_gz) == (
+        tyme.get_day().get_name(),
+        tyme.get_sixty_cycle().get_name(),
     )
+
+
+# --- local mean time: before a zone's first standard time ------------------------------------
+
+
+def test_shanghai_before_1901_is_on_the_plus_eight_clock() -> None:
+    """The tz database gives Shanghai local mean time (+08:05:43) before 1901; the +08:00
+    clock is used instead, for day and hour and for the recorded time."""
+    m = moment_at("1900-01-01T00:55+08:00")
+    tyme = SolarTime.from_ymd_hms(1900, 1, 1, 0, 55, 0).get_sixty_cycle_hour()
+    assert (m.day_gz, m.hour_gz) == (tyme.get_day().get_name(), tyme.get_sixty_cycle().get_name())
+    assert (m.day_gz, m.hour_gz) == ("甲戌", "甲子")
+    assert m.cast_at == "1900-01-01T00:55:00+08:00"
+    assert moment_at("1900-01-01T00:55") == m  # a naive time there means the +08:00 clock
+    assert moment_at(datetime(1900, 1, 1, 0, 55)) == m
+    # an aware local-mean-time reading is an instant: 00:55 at +08:05:43 is 00:49:17 at +08:00
+    lmt = moment_at("1900-01-01T00:55+08:05:43")
+    assert lmt.cast_at == "1900-01-01T00:49:17+08:00" and lmt.hour_gz == "甲子"
+    # the clock runs on through 1901 without a jump: no fold at the change
+    assert moment_at("1901-01-01T00:02").cast_at == "1901-01-01T00:02:00+08:00"
+    assert moment_at("1900-12-31T23:59").cast_at == "1900-12-31T23:59:00+08:00"
+
+
+def test_new_york_before_standard_time() -> None:
+    """New York kept local mean time (-04:56:02) until 1883-11-18: taken as -05:00 (EST)."""
+    m = moment_at("1880-06-01T12:00", "America/New_York")
+    assert m.cast_at == "1880-06-01T12:00:00-05:00"
+    tyme = SolarTime.from_ymd_hms(1880, 6, 1, 12, 0, 0).get_sixty_cycle_hour()
+    assert (m.day_gz, m.hour_gz) == (tyme.get_day().get_name(), tyme.get_sixty_cycle().get_name())
+    assert (m.day_gz, m.hour_gz) == (expected_day(date(1880, 6, 1)), "甲午")
+    # year and month: the instant is 1880-06-02T01:00 on the +08:00 clock
+    tyme = SolarTime.from_ymd_hms(1880, 6, 2, 1, 0, 0).get_sixty_cycle_hour()
+    assert (m.year_gz, m.month_gz) == (tyme.get_year().get_name(), tyme.get_month().get_name())
+    assert moment_at("1880-06-01T12:03:58-04:56:02", "America/New_York").cast_at == (
+        "1880-06-01T12:00:00-05:00"
+    )
+    # the 1883 change (LMT 12:03:58 → EST 12:00) is no longer a fold: each time is one instant
+    for wall in ("1883-11-18T12:00", "1883-11-18T12:02", "1883-11-18T12:05"):
+        assert moment_at(wall, "America/New_York").cast_at == wall + ":00-05:00"
+
+
+@pytest.mark.parametrize(
+    ("wall", "tz", "cast_at"),
+    [
+        ("1800-06-01T12:00", "Asia/Manila", "1800-06-01T12:00:00+08:00"),  # LMT -15:56:08
+        ("1890-06-01T12:00", "Asia/Manila", "1890-06-01T12:00:00+08:00"),  # LMT +08:03:52
+        ("1850-06-01T12:00", "Asia/Kolkata", "1850-06-01T12:00:00+05:53:20"),  # HMT
+        ("1910-06-01T12:00", "Africa/Lagos", "1910-06-01T12:00:00+00:00"),  # LMT again
+        ("1583-01-01T00:00", "Europe/Paris", "1583-01-01T00:00:00+00:09:21"),  # PMT
+    ],
+)
+def test_local_mean_time_is_the_first_standard_offset(wall: str, tz: str, cast_at: str) -> None:
+    m = moment_at(wall, tz)
+    assert m.cast_at == cast_at and m.tz == tz
+    assert m.hour_gz is not None and m.hour_gz[1] == ("子" if wall.endswith("00:00") else "午")
+
+
+# --- the supported range ---------------------------------------------------------------------
+
+RANGE = r"expected a time from 1583-01-01T00:00 to 9998-12-31T23:59:59 in "
+
+
+@pytest.mark.parametrize(
+    ("when", "tz", "cast_at"),
+    [
+        ("1583-01-01T00:00", "Asia/Shanghai", "1583-01-01T00:00:00+08:00"),
+        ("9998-12-31T23:59:59", "Asia/Shanghai", "9998-12-31T23:59:59+08:00"),
+        ("1583-01-01T00:00", "Etc/GMT-14", "1583-01-01T00:00:00+14:00"),
+        ("1583-01-01T00:00+14:00", "Etc/GMT-14", "1583-01-01T00:00:00+14:00"),
+        ("1583-01-01T00:00-11:00", "Pacific/Pago_Pago", "1583-01-01T00:00:00-11:00"),
+        ("9998-12-31T23:59:59-11:00", "Pacific/Pago_Pago", "9998-12-31T23:59:59-11:00"),
+        ("9998-12-31T23:59:59-12:00", "Etc/GMT+12", "9998-12-31T23:59:59-12:00"),
+        ("1583-01-01T00:00-10:00", "Asia/Shanghai", "1583-01-01T18:00:00+08:00"),
+    ],
+)
+def test_range_edges_accepted(when: str, tz: str, cast_at: str) -> None:
+    m = moment_at(when, tz)
+    assert m.cast_at == cast_at
+    civil = parse_at(when, tz)
+    assert m == tymeoracle.reference_moment(civil, False)
+    assert moment_at(when, tz, early_rat=True) == tymeoracle.reference_moment(civil, True)
+
+
+@pytest.mark.parametrize(
+    ("when", "tz"),
+    [
+        ("1582-12-31T23:59:59", "Asia/Shanghai"),
+        ("9999-01-01T00:00", "Asia/Shanghai"),
+        ("1582-12-31T23:59:59+14:00", "Etc/GMT-14"),
+        ("1583-01-01T00:00+14:00", "Asia/Shanghai"),  # 1582-12-31T18:00 in Shanghai
+        ("1583-01-01T00:00+14:00", "Pacific/Pago_Pago"),
+        ("9999-01-01T00:00-11:00", "Pacific/Pago_Pago"),
+        ("9998-12-31T23:59:59-12:00", "Asia/Shanghai"),  # 9999-01-01T19:59:59 in Shanghai
+        ("9999-12-31T23:00-05:00", "America/New_York"),
+        ("1500-06-01T12:00", "Asia/Shanghai"),
+        ("1582-10-20", "Asia/Shanghai"),
+        ("0001-01-01T00:00+01:00", "UTC"),
+    ],
+)
+def test_range_edges_refused(when: str, tz: str) -> None:
+    with pytest.raises(UsageError, match=f"^date {re.escape(when)} out of range: .*{RANGE}{tz}$"):
+        moment_at(when, tz)
+
+
+def test_range_message_says_where_the_time_falls() -> None:
+    with pytest.raises(UsageError) as refused:
+        moment_at("1583-01-01T00:00+14:00", "Asia/Shanghai")
+    assert str(refused.value) == (
+        "date 1583-01-01T00:00+14:00 out of range: in Asia/Shanghai that is"
+        " 1582-12-31T18:00:00+08:00; expected a time from 1583-01-01T00:00 to"
+        " 9998-12-31T23:59:59 in Asia/Shanghai"
+    )
+
+
+def test_range_edges_in_every_zone() -> None:
+    """The first and last supported minute exist, or are refused as such, in every zone."""
+    for tz in sorted(available_timezones()):
+        for wall in ("1583-01-01T00:00", "9998-12-31T23:59:59"):
+            m = moment_at(wall, tz)
+            assert m.cast_at is not None and m.cast_at.startswith(wall[:16]), (tz, m.cast_at)
+
+
+# --- times that do not exist, or exist twice ---------------------------------------------------
+
+
+def test_a_time_in_a_gap_is_refused() -> None:
+    with pytest.raises(
+        UsageError,
+        match=r"^2026-03-08T02:30 does not exist in America/New_York: "
+        r"clocks jumped from 02:00 to 03:00 \(-05:00 to -04:00\)$",
+    ):
+        moment_at("2026-03-08T02:30", "America/New_York")
+    with pytest.raises(UsageError, match=r"^1988-04-17T02:30 does not exist in Asia/Shanghai"):
+        moment_at("1988-04-17T02:30")
+    # with an offset it is an instant, and recorded in the zone's time
+    m = moment_at("2026-03-08T02:30-05:00", "America/New_York")
+    assert m.cast_at == "2026-03-08T03:30:00-04:00"
+    before = moment_at("2026-03-08T01:59:59", "America/New_York")
+    after = moment_at("2026-03-08T03:00", "America/New_York")
+    assert (before.cast_at, after.cast_at) == (
+        "2026-03-08T01:59:59-05:00",
+        "2026-03-08T03:00:00-04:00",
+    )
+
+
+def test_an_ambiguous_time_needs_an_offset() -> None:
+    with pytest.raises(
+        UsageError,
+        match=r"^2026-11-01T01:30 is ambiguous in America/New_York: it happened twice, "
+        r"at -04:00 and at -05:00; give the offset, e\.g\. 2026-11-01T01:30-04:00$",
+    ):
+        moment_at("2026-11-01T01:30", "America/New_York")
+    with pytest.raises(UsageError, match=r"1988-09-11T01:30 is ambiguous in Asia/Shanghai"):
+        moment_at("1988-09-11T01:30")
+    summer = moment_at("2026-11-01T01:30-04:00", "America/New_York")
+    winter = moment_at("2026-11-01T01:30-05:00", "America/New_York")
+    assert (summer.cast_at, winter.cast_at) == (
+        "2026-11-01T01:30:00-04:00",
+        "2026-11-01T01:30:00-05:00",
+    )
+    # the standard clock reads 00:30 (子) in summer time and 01:30 (丑) after it
+    assert summer.day_gz == winter.day_gz == expected_day(date(2026, 11, 1)) == "己卯"
+    assert (summer.hour_gz, winter.hour_gz) == ("甲子", "乙丑")
+    with pytest.raises(UsageError, match="is ambiguous"):
+        moment_at(datetime(2026, 11, 1, 1, 30), "America/New_York")
+
+
+def test_a_date_without_a_time_is_midnight_with_a_note() -> None:
+    civil = parse_at("2026-11-30")
+    assert civil.note == "no time given; taking 2026-11-30T00:00 Asia/Shanghai"
+    assert moment_of(civil) == moment_at("2026-11-30T00:00") == moment_at("2026-11-30")
+    assert parse_at("2026-11-30T00:00").note is None
+    assert parse_at(datetime(2026, 11, 30)).note is None
+    assert parse_at(" 20261130 ", "Europe/London").note == (
+        "no time given; taking 2026-11-30T00:00 Europe/London"
+    )
+
+
+def test_a_date_whose_midnight_does_not_exist_starts_when_the_day_does() -> None:
+    civil = parse_at("2018-11-04", "America/Sao_Paulo")  # clocks went 00:00 → 01:00
+    assert civil.note == "no time given; taking 2018-11-04T01:00 America/Sao_Paulo"
+    assert moment_of(civil).cast_at == "2018-11-04T01:00:00-02:00"
+    with pytest.raises(UsageError, match="does not exist"):
+        moment_at("2018-11-04T00:00", "America/Sao_Paulo")
+
+
+# --- the fast calendar against tyme4py -----------------------------------------------------------
+
+
+def test_fast_path_equals_tyme4py_on_random_moments() -> None:
+    """0 differences from tyme4py's own objects on 1,000 random minutes in Asia/Shanghai,
+    both day conventions; a fifth of them also against get_sixty_cycle_hour() itself."""
+    for n, when in enumerate(tymeoracle.random_minutes(1000, seed=20261130)):
+        civil = parse_at(when, "Asia/Shanghai")
+        for early_rat in (False, True):
+            assert moment_of(civil, early_rat) == tymeoracle.reference_moment(civil, early_rat)
+        if n % 5 == 0:
+            clock = when.astimezone(BEIJING)
+            tyme = SolarTime.from_ymd_hms(
+                clock.year, clock.month, clock.day, clock.hour, clock.minute, 0
+            ).get_sixty_cycle_hour()
+            m = moment_of(civil, early_rat=True)
+            assert (m.year_gz, m.month_gz, m.day_gz, m.hour_gz) == (
+                tyme.get_year().get_name(),
+                tyme.get_month().get_name(),
+                tyme.get_day().get_name(),
+                tyme.get_sixty_cycle().get_name(),
+            )
+
+
+def test_fast_path_equals_tyme4py_around_every_jie() -> None:
+    """Every 節 of 1901-2099, one minute before and one minute after its instant: the term,
+    month and year as tyme4py's SolarTime.get_term() and SixtyCycleMonth give them."""
+    moments = tymeoracle.jie_minutes(range(1901, 2100))
+    assert len(moments) == 199 * 12 * 2
+    assert moments[:2] == [
+        term_instant(1901, 1) - timedelta(minutes=1),
+        term_instant(1901, 1) + timedelta(minutes=1),
+    ]
+    for when in moments:
+        civil = parse_at(when, "Asia/Shanghai")
+        m = moment_of(civil)
+        assert (m.solar_term, m.year_gz, m.month_gz) == tymeoracle.get_term_pillars(civil), when
+
+
+def test_where_tyme4py_get_term_lags_its_own_instant() -> None:
+    """tyme4py's SolarTime.get_term() starts a term no earlier than the midnight of the
+    term's calendar day; in 1912 that day is the day after the instant of 小雪. The exact
+    instant counts here (a 氣: only the term's name changes, not the month)."""
+    instant = term_instant(1912, 22)
+    assert instant.isoformat() == "1912-11-22T23:48:08+08:00"
+    lagging = SolarTime.from_ymd_hms(1912, 11, 22, 23, 50, 0).get_term().get_name()
+    assert lagging == "立冬"
+    m = moment_at("1912-11-22T23:50+08:00")
+    assert (m.solar_term, m.month_branch) == ("小雪", "亥")
+    assert moment_at("1912-11-22T23:48:07+08:00").solar_term == "立冬"
+    assert moment_at("1912-11-22T23:48:08+08:00").solar_term == "小雪"
+
+
+def test_term_instants_are_tyme4py_s() -> None:
+    assert solarterms.verify_terms(range(1901, 2100)) == []
+    instants = solarterms.term_instants(2024)
+    assert len(instants) == 24 and list(instants) == sorted(instants)
+    assert solarterms.format_instant(instants[3]) == "2024-02-04T16:27:07+08:00"  # 立春
+    assert solarterms.verify_terms([1583, 9999]) == []
+    assert solarterms.verify_terms([1582, 10000]) == [
+        "1582: outside the supported term years 1583-9999",
+        "10000: outside the supported term years 1583-9999",
+    ]
+
+
+def test_verify_terms_reports_a_corrupt_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    good = solarterms.term_instants(2024)
+    bad = (*good[:3], good[3] + 60, *good[4:])
+    monkeypatch.setitem(solarterms._CACHE, 2024, bad)
+    assert solarterms.verify_terms([2023, 2024]) == [
+        "2024 立春: cached 2024-02-04T16:28:07+08:00, tyme4py 2024-02-04T16:27:07+08:00"
+    ]
+
+
+def test_hour_stem_comes_from_the_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hour stem is rules.spirits.hour_stem (五子遁), not a copy of it."""
+    import yimao_db.moment as moment_module
+
+    calls: list[tuple[str, str]] = []
+
+    def spy(day_stem: str, branch: str) -> str:
+        calls.append((day_stem, branch))
+        return "甲"
+
+    monkeypatch.setattr(moment_module, "hour_stem", spy)
+    moment_module._hour_pillar.cache_clear()
+    try:
+        assert moment_at("2026-11-30T09:15").hour_gz == "甲巳"
+        assert calls == [("戊", "巳")]
+    finally:
+        moment_module._hour_pillar.cache_clear()
 
 
 # --- input forms ------------------------------------------------------------------------
@@ -227,12 +519,6 @@ def test_bad_zone(zone: str) -> None:
 @pytest.mark.parametrize("when", ["yesterday", "2026-13-01", "2026-11-31T09:15", ""])
 def test_bad_date(when: str) -> None:
     with pytest.raises(UsageError, match="expected an ISO date-time like 2026-11-30T09:15"):
-        moment_at(when)
-
-
-@pytest.mark.parametrize("when", ["1500-06-01T12:00", "1582-10-20", "9999-06-01"])
-def test_date_out_of_range(when: str) -> None:
-    with pytest.raises(UsageError, match="1583-9998"):
         moment_at(when)
 
 

@@ -8,16 +8,23 @@ calendar, three times slower); these tests hold the two equal.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+import json
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from helpers import run
+from hypothesis import example, given
 from hypothesis import strategies as st
+from sqlalchemy import text
 from tyme4py.solar import SolarTerm, SolarTime
 
+from yimao_db import tymeoracle
+from yimao_db.civiltime import parse_at
+from yimao_db.db import reader_engine
 from yimao_db.errors import UsageError
 from yimao_db.moment import moment_at
-from yimao_db.readings import make_moment
+from yimao_db.readings import import_file, make_moment
 
 BEIJING = timezone(timedelta(hours=8))
 JIE = {1: "丑", 3: "寅", 5: "卯", 7: "辰", 9: "巳", 11: "午"}  # tyme4py term index → month
@@ -39,13 +46,33 @@ def term_instant(year: int, index: int) -> datetime:
     )
 
 
-@settings(max_examples=150, deadline=None, database=None)
-@given(st.datetimes(min_value=datetime(1700, 1, 1), max_value=datetime(2300, 12, 31)))
+@given(st.datetimes(min_value=datetime(1901, 1, 1), max_value=datetime(2099, 12, 31)))
+@example(datetime(1901, 2, 4, 12, 0))
+@example(datetime(2099, 12, 31, 23, 59, 59))
 def test_year_and_month_agree_with_tyme4py(when: datetime) -> None:
     when = when.replace(microsecond=0)
     m = moment_at(when.replace(tzinfo=BEIJING))
     assert (m.year_gz, m.month_gz) == tyme_pillars(when)
     assert m.month_branch == m.month_gz[1]  # type: ignore[index]
+
+
+ZONES = ["Asia/Shanghai", "America/New_York", "Europe/London", "Pacific/Kiritimati", "UTC"]
+
+
+@given(
+    st.datetimes(min_value=datetime(1583, 1, 2), max_value=datetime(9998, 12, 30)),
+    st.sampled_from(ZONES),
+    st.booleans(),
+)
+@example(datetime(1583, 1, 2), "Pacific/Kiritimati", False)
+@example(datetime(1700, 6, 1, 12), "America/New_York", True)  # local mean time
+@example(datetime(9998, 12, 30, 23, 59), "Asia/Shanghai", True)
+def test_any_moment_agrees_with_the_tyme4py_reference(
+    when: datetime, tz: str, early_rat: bool
+) -> None:
+    """The fast path and tyme4py's objects agree on every supported year, in any zone."""
+    civil = parse_at(when.replace(tzinfo=UTC), tz)
+    assert moment_at(civil.cast_at, tz, early_rat) == tymeoracle.reference_moment(civil, early_rat)
 
 
 @pytest.mark.parametrize("year", [1901, 1949, 1988, 2024, 2025, 2026, 2100])
@@ -125,3 +152,84 @@ def test_make_moment_forms() -> None:
 def test_make_moment_refuses(kwargs: dict[str, object], message: str) -> None:
     with pytest.raises(UsageError, match=message):
         make_moment(**kwargs)  # type: ignore[arg-type]
+
+
+# --- notes and refusals on the command line ---------------------------------------------------
+
+
+def test_cast_a_date_without_a_time_notes_it(
+    capsys: pytest.CaptureFixture[str], fresh_db: str
+) -> None:
+    code, out, err = run(capsys, "cast", "789678", "--at", "2026-11-30", "--db", fresh_db)
+    assert code == 0 and "2026-11-30T00:00:00+08:00" in out
+    assert err == "note: no time given; taking 2026-11-30T00:00 Asia/Shanghai\n"
+    code, out, err = run(capsys, "cast", "789678", "--at", "2026-11-30T00:00", "--db", fresh_db)
+    assert (code, err) == (0, "")
+
+
+@pytest.mark.parametrize(
+    ("at", "message"),
+    [
+        (
+            "2026-03-08T02:30",
+            "error: 2026-03-08T02:30 does not exist in America/New_York: "
+            "clocks jumped from 02:00 to 03:00 (-05:00 to -04:00)\n",
+        ),
+        (
+            "2026-11-01T01:30",
+            "error: 2026-11-01T01:30 is ambiguous in America/New_York: it happened twice,"
+            " at -04:00 and at -05:00; give the offset, e.g. 2026-11-01T01:30-04:00\n",
+        ),
+    ],
+)
+def test_cast_refuses_a_time_that_does_not_exist_or_is_ambiguous(
+    capsys: pytest.CaptureFixture[str], fresh_db: str, at: str, message: str
+) -> None:
+    argv = ["cast", "789678", "--at", at, "--tz", "America/New_York", "--db", fresh_db]
+    code, out, err = run(capsys, *argv)
+    assert (code, out, err) == (2, "", message)
+    assert reading_count(fresh_db) == 0
+
+
+def test_import_notes_dates_without_a_time_and_refuses_a_gap(
+    capsys: pytest.CaptureFixture[str], fresh_db: str, tmp_path: Path
+) -> None:
+    rows = [
+        {"lines": "789678", "at": "2026-11-30"},
+        {"lines": "789678", "at": "2026-11-30T09:15"},
+        {"lines": "789678", "at": "2026-11-01", "tz": "America/New_York"},
+    ]
+    path = tmp_path / "r.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    code, out, err = run(capsys, "import", str(path), "--db", fresh_db)
+    assert (code, out) == (0, "1\n2\n3\n")
+    assert err == (
+        "note: no time given in 2 rows (row 1, row 3); each is taken at the start of its day"
+        " in its zone\n"
+    )
+    notes: list[str] = []
+    assert len(import_file(path, db=fresh_db, notes=notes)) == 3
+    assert notes == [
+        "row 1: no time given; taking 2026-11-30T00:00 Asia/Shanghai",
+        "row 3: no time given; taking 2026-11-01T00:00 America/New_York",
+    ]
+    rows[1]["at"] = "2026-11-01T01:30"
+    rows[1]["tz"] = "America/New_York"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    code, out, err = run(capsys, "import", str(path), "--db", fresh_db)
+    assert (code, out) == (2, "")
+    assert err.startswith("error: row 2: 2026-11-01T01:30 is ambiguous in America/New_York")
+    assert reading_count(fresh_db) == 6
+    rows[1]["at"] = "2026-11-01T01:30-05:00"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows[1:2]), encoding="utf-8")
+    code, out, err = run(capsys, "import", str(path), "--db", fresh_db)
+    assert (code, out, err) == (0, "7\n", "")
+
+
+def reading_count(db: str) -> int:
+    engine = reader_engine(db)
+    try:
+        with engine.connect() as conn:
+            return int(conn.execute(text("SELECT COUNT(*) FROM reading")).scalar_one())
+    finally:
+        engine.dispose()

@@ -1,30 +1,38 @@
 """A moment of casting and its pillars (spec §12, §1 旬空, §4.3 half-year, §7 五子遁).
 
-A moment comes either from a civil date-time (:func:`moment_at`, computed with tyme4py)
-or from pillars given directly (:func:`moment_from_pillars`, :func:`parse_pillars`).
+A moment comes either from a civil date-time (:func:`moment_at`, or :func:`moment_of` on a
+time already read by :func:`yimao_db.civiltime.parse_at`) or from pillars given directly
+(:func:`moment_from_pillars`, :func:`parse_pillars`).
 
-Conventions of :func:`moment_at`:
+The calendar of :func:`moment_at`:
 
-- The input is an instant: an aware datetime, or a naive datetime / ISO string read as
-  local civil time in ``tz`` (default Asia/Shanghai). ``cast_at`` records it as local
-  civil time of ``tz``, with that zone's offset at the instant.
-- Year, month, solar term and half-year are properties of the instant. tyme4py reads
-  every clock as Beijing time, so the instant is handed to it as a fixed UTC+08:00 wall
-  clock (never as Shanghai civil time, which had summer time in 1986-1991). The year
-  pillar changes at the exact 立春, the month at the exact 節, the half-year at the exact
-  冬至 / 夏至.
-- Day and hour pillars are read off the clock of ``tz`` in *standard* time, i.e. its
-  civil time with any daylight saving taken off. For Asia/Shanghai that is always the
-  +08:00 clock (a 12:00 in the summer of 1988, +09:00, is 11:00 → a 午 hour).
+- **What the given time means** is decided by :mod:`yimao_db.civiltime`: an offset fixes
+  the instant; a naive time is the wall clock of ``tz`` (default Asia/Shanghai) and is
+  refused if the clocks skipped it or showed it twice; a date alone is the start of that
+  day (with a note); local mean time (LMT, e.g. Shanghai before 1901) is read as the
+  zone's first standard offset (+08:00 for Shanghai); times from 1583-01-01T00:00 to
+  9998-12-31T23:59:59 on the zone's clock are accepted. ``cast_at`` records the zone's
+  clock with its offset.
+- **Year, month, solar term and half-year belong to the instant.** The instant is read on
+  the fixed UTC+08:00 clock (the clock tyme4py computes in; never Shanghai civil time,
+  which had summer time in 1986-1991) against the exact instants of the 24 terms, which
+  tyme4py computes to the second (:mod:`yimao_db.solarterms`). The year pillar changes at
+  立春, the month pillar at each 節 (its stem by 五虎遁), the half-year at 冬至 and 夏至.
+- **Day and hour pillars are read off the standard clock of ``tz``**: its clock with any
+  summer time taken off (Shanghai: always +08:00; a 12:00 in the summer of 1988, +09:00,
+  is 11:00, a 午 hour). The day pillar counts days from 2000-01-01, a 戊午 day.
 - The day changes at midnight. With ``early_rat=True`` the 早子時 convention applies:
   23:00-24:00 belongs to the next day and gets the next day's pillar.
-- The hour branch goes by two-hour blocks (子 = 23:00-01:00). The hour stem comes by
-  五子遁 from the stem of the day pillar in effect for that hour. By default that is the
-  civil day, so 23:30 on a 甲 day is a 甲子 hour. With ``early_rat=True`` it is the next
-  day, so the same moment is a 丙子 hour on the 乙 day. (tyme4py itself always moves
-  23:00 to the next day, for both the day and the hour; the default here does not.)
-- Dates from 1583 to 9998 are accepted (tyme4py switches to the Julian calendar
-  before October 1582).
+- The hour branch goes by two-hour blocks (子 = 23:00-01:00); the hour stem comes by
+  五子遁 (:func:`yimao_db.rules.spirits.hour_stem`) from the day pillar in effect for that
+  hour: the civil day by default (23:30 on a 甲 day is a 甲子 hour), the next day with
+  ``early_rat=True`` (the same moment is a 丙子 hour on the 乙 day). tyme4py itself always
+  moves 23:00 to the next day.
+
+Nothing here builds a tyme4py object per moment: after the first moment of a year (24
+term instants asked of tyme4py, a few milliseconds) a moment is a bisection and table
+look-ups. :mod:`yimao_db.tymeoracle` computes the same moments with tyme4py's objects; the
+tests and ``benchmarks/calendar.py`` hold the two equal.
 
 All characters are traditional and canonical (丑, not 醜); solar terms are converted
 from tyme4py's simplified names.
@@ -34,56 +42,37 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
-from zoneinfo import ZoneInfo
+from datetime import date, datetime
+from functools import cache
 
-from tyme4py.sixtycycle import SixtyCycle, SixtyCycleMonth, SixtyCycleYear
-from tyme4py.solar import SolarDay, SolarTime
-
+from yimao_db.civiltime import CivilTime, out_of_range, parse_at
 from yimao_db.errors import UsageError
 from yimao_db.facts import facts
-from yimao_db.rules.ganzhi import ganzhi, ordinal_of, void_branches
+from yimao_db.rules.ganzhi import ordinal_of, sixty, void_branches
 from yimao_db.rules.spirits import hour_stem, month_stem
+from yimao_db.solarterms import SOLAR_TERMS, TERM_NAMES, clock_seconds, term_at
 
-__all__ = ["Moment", "moment_at", "moment_from_pillars", "parse_pillars"]
-
-BEIJING = timezone(timedelta(hours=8))
-MIN_YEAR, MAX_YEAR = 1583, 9998
-
-# tyme4py's simplified term names → the traditional names stored here.
-SOLAR_TERMS: dict[str, str] = {
-    "冬至": "冬至",
-    "小寒": "小寒",
-    "大寒": "大寒",
-    "立春": "立春",
-    "雨水": "雨水",
-    "惊蛰": "驚蟄",
-    "春分": "春分",
-    "清明": "清明",
-    "谷雨": "穀雨",
-    "立夏": "立夏",
-    "小满": "小滿",
-    "芒种": "芒種",
-    "夏至": "夏至",
-    "小暑": "小暑",
-    "大暑": "大暑",
-    "立秋": "立秋",
-    "处暑": "處暑",
-    "白露": "白露",
-    "秋分": "秋分",
-    "寒露": "寒露",
-    "霜降": "霜降",
-    "立冬": "立冬",
-    "小雪": "小雪",
-    "大雪": "大雪",
-}
+__all__ = [
+    "SOLAR_TERMS",
+    "Moment",
+    "moment_at",
+    "moment_from_pillars",
+    "moment_of",
+    "parse_at",
+    "parse_pillars",
+]
 
 AFTER_WINTER_SOLSTICE = "冬至後"
 AFTER_SUMMER_SOLSTICE = "夏至後"
 LICHUN = 3  # tyme4py's index of 立春 among a year's terms (冬至 = 0)
+SUMMER_SOLSTICE = 12  # terms 0..11 run from 冬至 to just before 夏至
+FIRST_MONTH_BRANCH = 2  # 寅: the month 立春 opens
+BEIJING_SECONDS = 8 * 3600
+DAY_ANCHOR = date(2000, 1, 1).toordinal()  # a 戊午 day (spec §12) …
+DAY_ANCHOR_INDEX = 54  # … the 55th of the sixty, counted from 0
+JIAZI_YEAR = 1984  # a 甲子 year
 
 _VARIANTS = str.maketrans({"醜": "丑"})
-_ZONE_KEY = re.compile(r"[A-Za-z0-9_+\-]+(?:/[A-Za-z0-9_+\-]+)*")
 
 
 @dataclass(frozen=True)
@@ -101,82 +90,52 @@ class Moment:
     void_branches: str  # the day's two void branches in decade order, e.g. 戌亥
 
 
-def _zone(tz: str) -> ZoneInfo:
-    bad = UsageError(f"unknown time zone {tz!r}: expected an IANA name like Asia/Shanghai")
-    if not isinstance(tz, str) or len(tz) > 64 or not _ZONE_KEY.fullmatch(tz):
-        raise bad
-    try:
-        return ZoneInfo(tz)
-    except (KeyError, ValueError, OSError):  # unknown key, not a TZif file, a directory
-        raise bad from None
+@cache
+def _tables() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The sixty 甲子 names and the twelve branches, in order."""
+    return tuple(g.name for g in sixty()), facts().branches
 
 
-def _instant(when: datetime | str | None, zone: ZoneInfo) -> tuple[datetime, datetime, datetime]:
-    """The moment, to the second, as (civil time in ``zone``, aware; the same instant as a
-    naive UTC+08:00 clock; the naive standard-time clock of ``zone``)."""
-    given = when
-    if when is None:
-        when = datetime.now(zone)
-    elif isinstance(when, str):
-        try:
-            when = datetime.fromisoformat(when.strip())
-        except ValueError:
-            raise UsageError(
-                f"bad date {given!r}: expected an ISO date-time like 2026-11-30T09:15"
-                " (optionally with an offset like +08:00)"
-            ) from None
-    elif not isinstance(when, datetime):
-        raise UsageError(f"bad date {given!r}: expected a datetime or an ISO date-time string")
-    if when.utcoffset() is None:
-        when = when.replace(tzinfo=zone)
-    out_of_range = UsageError(
-        f"date {given!s} out of range: years {MIN_YEAR}-{MAX_YEAR} are supported"
-    )
-    try:
-        local = when.astimezone(zone).replace(microsecond=0)
-        beijing = local.astimezone(BEIJING).replace(tzinfo=None)
-        clock = local.replace(tzinfo=None) - (local.dst() or timedelta(0))
-    except OverflowError:
-        raise out_of_range from None
-    if not all(MIN_YEAR <= t.year <= MAX_YEAR for t in (local, beijing, clock)):
-        raise out_of_range
-    return local, beijing, clock
+@cache
+def _month_pillar(year_stem: str, branch: str) -> str:
+    return month_stem(year_stem, branch) + branch
 
 
-def _gz(cycle: SixtyCycle) -> str:
-    """A tyme4py ganzhi in this package's canonical characters."""
-    return ganzhi(cycle.get_index() + 1).name
+@cache
+def _hour_pillar(day_stem: str, branch: str) -> str:
+    return hour_stem(day_stem, branch) + branch
 
 
-def _hour_gz(day_stem: str, hour: int) -> str:
-    """五子遁 (§7.2): the hour's stem counted from the 子 hour of the day stem."""
-    f = facts()
-    branch = (hour + 1) // 2 % 12
-    stem = (f.stems.index(day_stem) % 5 * 2 + branch) % 10
-    return f.stems[stem] + f.branches[branch]
-
-
+@cache
 def _void(day_gz: str) -> str:
     return "".join(void_branches(ordinal_of(day_gz[0], day_gz[1])))
 
 
-_JIAZI_DAY = SolarDay.from_ymd(2000, 1, 7)  # a 甲子 day: day pillars count from it
-
-
-def _year_month(term_year: int, term_index: int) -> tuple[str, str]:
-    """Year and month pillars from the solar term in force (tyme4py's numbering).
-
-    tyme4py numbers a year's terms from the 冬至 that opens it (index 0, in the December
-    before) to 大雪 (23); 立春 is index 3. The year pillar changes at 立春, the month at
-    every 節 (odd index): before 立春 the year is the previous one, and the month is the
-    (index - 3) // 2-th after the year's 寅 month (五虎遁 by tyme4py). This is what
-    ``SolarTime.get_sixty_cycle_hour()`` computes, without its lunar calendar (three
-    times slower); the tests compare the two.
-    """
-    year = term_year if term_index >= LICHUN else term_year - 1
-    year_gz = _gz(SixtyCycleYear.from_year(year).get_sixty_cycle())
-    month = SixtyCycleMonth.from_index(term_year, (term_index - LICHUN) // 2)
-    return year_gz, _gz(month.get_sixty_cycle())
+def moment_of(civil: CivilTime, early_rat: bool = False) -> Moment:
+    """The pillars of a time read by :func:`parse_at`; see the module docstring."""
+    try:
+        term_year, index = term_at(clock_seconds(civil.utc) + BEIJING_SECONDS)
+    except ValueError:
+        raise out_of_range(civil.cast_at, civil.tz, civil.local) from None
+    names, branches = _tables()
+    year_gz = names[(term_year - (index < LICHUN) - JIAZI_YEAR) % 60]
+    month_branch = branches[(FIRST_MONTH_BRANCH + (index - LICHUN) // 2) % 12]
+    standard = civil.standard
+    day = standard.toordinal() + (early_rat and standard.hour == 23)
+    day_gz = names[(DAY_ANCHOR_INDEX + day - DAY_ANCHOR) % 60]
+    return Moment(
+        cast_at=civil.cast_at,
+        tz=civil.tz,
+        year_gz=year_gz,
+        month_gz=_month_pillar(year_gz[0], month_branch),
+        month_branch=month_branch,
+        day_gz=day_gz,
+        hour_gz=_hour_pillar(day_gz[0], branches[(standard.hour + 1) // 2 % 12]),
+        solar_term=TERM_NAMES[index],
+        half_year=AFTER_WINTER_SOLSTICE if index < SUMMER_SOLSTICE else AFTER_SUMMER_SOLSTICE,
+        early_rat=early_rat,
+        void_branches=_void(day_gz),
+    )
 
 
 def moment_at(
@@ -184,33 +143,12 @@ def moment_at(
 ) -> Moment:
     """The pillars of a civil moment; see the module docstring for the conventions.
 
-    ``when`` is an aware datetime, a naive datetime or an ISO string (naive = local civil
-    time in ``tz``), or None for now. UsageError for an unknown zone or a bad date.
+    ``when`` is an aware datetime, a naive datetime or an ISO string (naive = wall time in
+    ``tz``), or None for now. UsageError for an unknown zone, a bad date, a time that does
+    not exist or is ambiguous in ``tz``, or one out of range. A note about what was assumed
+    (a date without a time) is on ``parse_at(when, tz).note``.
     """
-    local, bj, clock = _instant(when, _zone(tz))
-    # tyme4py reads its clock as UTC+08:00: give it the instant on that clock
-    solar_time = SolarTime.from_ymd_hms(bj.year, bj.month, bj.day, bj.hour, bj.minute, bj.second)
-    term = solar_time.get_term()  # the term in force at the exact instant
-    year_gz, month_gz = _year_month(term.get_year(), term.get_index())
-
-    day = SolarDay.from_ymd(clock.year, clock.month, clock.day)
-    if early_rat and clock.hour == 23:
-        day = day.next(1)
-    day_gz = _gz(SixtyCycle.from_index(day.subtract(_JIAZI_DAY)))
-    return Moment(
-        cast_at=local.isoformat(timespec="seconds"),
-        tz=tz,
-        year_gz=year_gz,
-        month_gz=month_gz,
-        month_branch=month_gz[1],
-        day_gz=day_gz,
-        hour_gz=_hour_gz(day_gz[0], clock.hour),
-        solar_term=SOLAR_TERMS[term.get_name()],
-        # terms 0..11 run from 冬至 to just before 夏至 (index 12)
-        half_year=AFTER_WINTER_SOLSTICE if term.get_index() < 12 else AFTER_SUMMER_SOLSTICE,
-        early_rat=early_rat,
-        void_branches=_void(day_gz),
-    )
+    return moment_of(parse_at(when, tz), early_rat)
 
 
 def _pillar(value: str, what: str) -> str:

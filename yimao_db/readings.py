@@ -21,12 +21,11 @@ from sqlalchemy import Connection, Engine, insert, text
 from sqlalchemy.engine import URL
 
 from yimao_db import casting
+from yimao_db.civiltime import DEFAULT_TZ, parse_at
 from yimao_db.db import reader_engine, writer_engine
 from yimao_db.errors import UsageError
-from yimao_db.moment import Moment, moment_at, moment_from_pillars, parse_pillars
+from yimao_db.moment import Moment, moment_from_pillars, moment_of, parse_pillars
 from yimao_db.schema.readings import MAX_ID, NAJIA_VARIANTS, Reading, ReadingLine
-
-DEFAULT_TZ = "Asia/Shanghai"
 
 
 @dataclass(frozen=True)
@@ -166,8 +165,12 @@ def make_moment(
     day: str | None = None,
     hour: str | None = None,
     early_rat: bool = False,
+    notes: list[str] | None = None,
 ) -> Moment:
-    """The moment from a date-time (default now), a pillar string, or separate pillars."""
+    """The moment from a date-time (default now), a pillar string, or separate pillars.
+
+    What was assumed about a date-time (a date without a time) is appended to ``notes``.
+    """
     given = [x for x in (year, month, day, hour) if x]
     if pillars and (given or at):
         raise UsageError("give either --pillars, or --year/--month/--day/--hour, or --at")
@@ -192,7 +195,10 @@ def make_moment(
             hour=hour,
             month_branch=month if is_branch else None,
         )
-    return moment_at(at, tz or DEFAULT_TZ, early_rat=early_rat)
+    civil = parse_at(at, tz or DEFAULT_TZ)
+    if civil.note is not None and notes is not None:
+        notes.append(civil.note)
+    return moment_of(civil, early_rat)
 
 
 def check_question(question: str | None) -> str | None:
@@ -443,22 +449,25 @@ def _cast_text(value: Any) -> str:
     return text_
 
 
-def _prepare_row(conn: Connection, row: dict[str, Any]) -> CastRequest:
+def _prepare_row(conn: Connection, row: dict[str, Any], notes: list[str]) -> CastRequest:
     lines = _cast_text(row.get("lines"))
-    moment = make_moment(at=_text(row.get("at")), tz=_text(row.get("tz")))
+    moment = make_moment(at=_text(row.get("at")), tz=_text(row.get("tz")), notes=notes)
     question = row.get("question")
     return prepare(
         conn, lines, moment=moment, question=None if question in (None, "") else question
     )
 
 
-def import_file(path: str | Path, db: str | URL | Engine | None = None) -> list[int]:
+def import_file(
+    path: str | Path, db: str | URL | Engine | None = None, notes: list[str] | None = None
+) -> list[int]:
     """Store every reading of a CSV or JSON Lines file in one transaction; returns the ids.
 
     Columns ``lines`` (any cast form; coins as ``2,1,3,0,2,2``), ``at`` (ISO date-time,
     default now), ``tz`` (default Asia/Shanghai) and ``question``; other columns are
     ignored. Every row is validated before anything is stored: a bad row is reported by
-    its number (``row 3``; the CSV header is not counted) and nothing is written.
+    its number (``row 3``; the CSV header is not counted) and nothing is written. What was
+    assumed about a row's date-time is appended to ``notes`` (``row 1: no time given; …``).
     """
     rows = _import_rows(Path(path))
     if not rows:
@@ -466,8 +475,11 @@ def import_file(path: str | Path, db: str | URL | Engine | None = None) -> list[
     with _connect(db, write=True) as conn:
         requests = []
         for row in rows:
+            found: list[str] = []
             try:
-                requests.append(_prepare_row(conn, row.values))
+                requests.append(_prepare_row(conn, row.values, found))
             except UsageError as exc:
                 raise UsageError(f"{row.label}: {exc}") from None
+            if notes is not None:
+                notes.extend(f"{row.label}: {note}" for note in found)
         return [store(conn, request) for request in requests]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from sqlalchemy import Engine
 
@@ -55,10 +56,33 @@ def cmd_cast(args: argparse.Namespace) -> int:
             question=args.question,
             db=engine,
         )
+        note_assumed_time(args.at, args.tz)
         print_chart(reading_id, args, engine)
     finally:
         engine.dispose()
     return 0
+
+
+def note_assumed_time(at: str | None, tz: str | None) -> None:
+    """After a successful cast: one ``note:`` line on stderr if ``--at`` was only a date."""
+    from yimao_db.civiltime import DEFAULT_TZ, parse_at
+
+    if at is not None:
+        note = parse_at(at, tz or DEFAULT_TZ).note
+        if note is not None:
+            sys.stderr.write(f"note: {note}\n")
+
+
+def import_notes(notes: list[str]) -> str:
+    """The notes of an import as one line (the only note is a date without a time)."""
+    if len(notes) == 1:
+        return f"note: {notes[0]}\n"
+    rows = [note.split(": ", 1)[0] for note in notes]
+    shown = ", ".join(rows[:5]) + (", …" if len(rows) > 5 else "")
+    return (
+        f"note: no time given in {len(rows)} rows ({shown});"
+        " each is taken at the start of its day in its zone\n"
+    )
 
 
 def reading_id(text: str) -> int:
@@ -98,10 +122,13 @@ def cmd_import(args: argparse.Namespace) -> int:
     from yimao_db.readings import import_file
 
     engine = built_writer(args.db)
+    notes: list[str] = []
     try:
-        ids = import_file(args.file, engine)
+        ids = import_file(args.file, engine, notes=notes)
     finally:
         engine.dispose()
+    if notes:
+        sys.stderr.write(import_notes(notes))
     out("".join(f"{i}\n" for i in ids))
     return 0
 
