@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cache
 
-from yimao_db.civiltime import CivilTime, out_of_range, parse_at
+from yimao_db.civiltime import DEFAULT_TZ, CivilTime, out_of_range, parse_at
 from yimao_db.errors import UsageError
 from yimao_db.facts import facts
 from yimao_db.rules.ganzhi import ordinal_of, sixty, void_branches
@@ -68,8 +68,7 @@ LICHUN = 3  # tyme4py's index of 立春 among a year's terms (冬至 = 0)
 SUMMER_SOLSTICE = 12  # terms 0..11 run from 冬至 to just before 夏至
 FIRST_MONTH_BRANCH = 2  # 寅: the month 立春 opens
 BEIJING_SECONDS = 8 * 3600
-DAY_ANCHOR = date(2000, 1, 1).toordinal()  # a 戊午 day (spec §12) …
-DAY_ANCHOR_INDEX = 54  # … the 55th of the sixty, counted from 0
+DAY_ANCHOR = (date(2000, 1, 1), "戊午")  # spec §12; 1949-10-01 甲子 is tested
 JIAZI_YEAR = 1984  # a 甲子 year
 
 _VARIANTS = str.maketrans({"醜": "丑"})
@@ -91,9 +90,15 @@ class Moment:
 
 
 @cache
-def _tables() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The sixty 甲子 names and the twelve branches, in order."""
-    return tuple(g.name for g in sixty()), facts().branches
+def _tables() -> tuple[tuple[str, ...], tuple[str, ...], int]:
+    """The sixty 甲子 names and the twelve branches, in order, and the date ordinal of
+    the 甲子 day before the anchor day."""
+    anchor, name = DAY_ANCHOR
+    return (
+        tuple(g.name for g in sixty()),
+        facts().branches,
+        anchor.toordinal() - (ordinal_of(name[0], name[1]) - 1),
+    )
 
 
 @cache
@@ -117,12 +122,12 @@ def moment_of(civil: CivilTime, early_rat: bool = False) -> Moment:
         term_year, index = term_at(clock_seconds(civil.utc) + BEIJING_SECONDS)
     except ValueError:
         raise out_of_range(civil.cast_at, civil.tz, civil.local) from None
-    names, branches = _tables()
+    names, branches, jiazi_day = _tables()
     year_gz = names[(term_year - (index < LICHUN) - JIAZI_YEAR) % 60]
     month_branch = branches[(FIRST_MONTH_BRANCH + (index - LICHUN) // 2) % 12]
     standard = civil.standard
     day = standard.toordinal() + (early_rat and standard.hour == 23)
-    day_gz = names[(DAY_ANCHOR_INDEX + day - DAY_ANCHOR) % 60]
+    day_gz = names[(day - jiazi_day) % 60]
     return Moment(
         cast_at=civil.cast_at,
         tz=civil.tz,
@@ -139,7 +144,7 @@ def moment_of(civil: CivilTime, early_rat: bool = False) -> Moment:
 
 
 def moment_at(
-    when: datetime | str | None = None, tz: str = "Asia/Shanghai", early_rat: bool = False
+    when: datetime | str | None = None, tz: str = DEFAULT_TZ, early_rat: bool = False
 ) -> Moment:
     """The pillars of a civil moment; see the module docstring for the conventions.
 
