@@ -37,7 +37,7 @@ from yimao_db.build import build
 from yimao_db.db import writer_engine
 from yimao_db.moment import Moment, moment_at
 from yimao_db.readings import cast, chart
-from yimao_db.schema.readings import Reading, ReadingLine
+from yimao_db.schema.readings import reading, reading_line
 
 NAJIA_PARAM = {"7": 1, "8": 2, "9": 3, "6": 4}  # najia: 1/2 young yang/yin, 3/4 old yang/yin
 VIEW_QUERIES = (
@@ -115,18 +115,18 @@ def store_many(engine: Engine, inputs: Sequence[Input], count: int) -> int:
     moments = [moment_at(item.when, "Asia/Shanghai") for item in inputs]
     with engine.begin() as conn:
         ids = conn.execute(
-            insert(Reading).returning(Reading.id, sort_by_parameter_order=True),
+            insert(reading).returning(reading.c.id, sort_by_parameter_order=True),
             [reading_row(moments[k % len(inputs)]) for k in range(count)],
         ).scalars()
         conn.execute(
-            insert(ReadingLine),
+            insert(reading_line),
             [
                 {"reading_id": i, "position": p, "value": int(v), "coins": None}
                 for k, i in enumerate(ids)
                 for p, v in enumerate(inputs[k % len(inputs)].values, 1)
             ],
         )
-        return int(conn.execute(select(func.count()).select_from(Reading)).scalar_one())
+        return int(conn.execute(select(func.count()).select_from(reading)).scalar_one())
 
 
 def chart_set_wise(engine: Engine) -> dict[str, int]:

@@ -48,16 +48,6 @@ PASSAGE_NOTE = (
     "7.3–7.12 here."
 )
 
-# the schema module a model lives in -> its section
-MODULE_SECTIONS = {
-    "yimao_db.schema.sources": "sources",
-    "yimao_db.schema.core": "core",
-    "yimao_db.schema.rules": "rules",
-    "yimao_db.schema.symbols": "symbols",
-    "yimao_db.schema.readings": "readings",
-    "yimao_db.schema.docs": "docs",
-}
-
 CITATION_VIEW = "v_passage_citation"
 
 
@@ -420,12 +410,7 @@ def _flat(text_: str | None) -> str:
 
 
 def _section(table: Table) -> str:
-    from yimao_db.schema import Base
-
-    for mapper in Base.registry.mappers:
-        if mapper.local_table is table:
-            return MODULE_SECTIONS.get(mapper.class_.__module__, "core")
-    return "core"
+    return str(table.info["section"])
 
 
 def sort_key(row: Mapping[str, Any]) -> tuple[int, int, str]:

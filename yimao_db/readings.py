@@ -25,7 +25,7 @@ from yimao_db.civiltime import DEFAULT_TZ, parse_at
 from yimao_db.db import reader_engine, writer_engine
 from yimao_db.errors import UsageError
 from yimao_db.moment import Moment, moment_from_pillars, moment_of, parse_pillars
-from yimao_db.schema.readings import MAX_ID, NAJIA_VARIANTS, Reading, ReadingLine
+from yimao_db.schema.readings import MAX_ID, NAJIA_VARIANTS, reading, reading_line
 
 
 @dataclass(frozen=True)
@@ -257,7 +257,7 @@ def store(conn: Connection, request: CastRequest) -> int:
     """Insert one prepared reading and its six lines; returns the new id."""
     m, c = request.moment, request.cast
     reading_id = conn.execute(
-        insert(Reading)
+        insert(reading)
         .values(
             created_at=datetime.now(UTC).isoformat(timespec="microseconds"),
             question=request.question,
@@ -275,10 +275,10 @@ def store(conn: Connection, request: CastRequest) -> int:
             early_rat=int(m.early_rat),
             najia_variant=request.najia_variant,
         )
-        .returning(Reading.id)
+        .returning(reading.c.id)
     ).scalar_one()
     conn.execute(
-        insert(ReadingLine),
+        insert(reading_line),
         [
             {
                 "reading_id": reading_id,

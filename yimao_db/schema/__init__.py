@@ -1,17 +1,13 @@
 """The schema, declared in one place: one module per concern, all on one MetaData.
 
-Each model's docstring becomes its table comment, and every column carries a ``comment``;
-PostgreSQL stores both, and for SQLite (which drops comments) the ``meta_*`` tables and
-``docs/schema.md`` carry them.
+Every table is a Core ``Table`` whose ``comment`` is its description and whose columns each
+carry a ``comment``; PostgreSQL stores both, and for SQLite (which drops comments) the
+``meta_*`` tables and ``docs/schema.md`` carry them. Importing this package declares every
+table; a module that needs only its own tables (casting a reading needs ``reading`` and
+``reading_line``) imports that module alone.
 """
 
 from yimao_db.schema import core, docs, readings, rules, sources, symbols
-from yimao_db.schema.base import Base
+from yimao_db.schema.base import metadata
 
-metadata = Base.metadata
-
-for _table in metadata.sorted_tables:
-    _mapper = next(m for m in Base.registry.mappers if m.local_table is _table)
-    _table.comment = " ".join((_mapper.class_.__doc__ or "").split()) or None
-
-__all__ = ["Base", "core", "docs", "metadata", "readings", "rules", "sources", "symbols"]
+__all__ = ["core", "docs", "metadata", "readings", "rules", "sources", "symbols"]

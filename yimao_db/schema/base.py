@@ -1,9 +1,25 @@
-"""The declarative base: a naming convention so every constraint has a stable name."""
+"""The one MetaData and the helpers every schema module declares its tables with.
+
+Tables are SQLAlchemy Core ``Table`` objects (no ORM: reading and writing go through Core,
+and declaring tables this way costs a fraction of mapping classes). A naming convention
+gives every constraint a stable name. Each table's description is its ``comment``; each
+column carries one too. ``info["section"]`` says which part of the documentation a table
+belongs to.
+"""
 
 from __future__ import annotations
 
-from sqlalchemy import CheckConstraint, ForeignKey, MetaData, String, UniqueConstraint
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from typing import Any
+
+from sqlalchemy import (
+    CheckConstraint,
+    Column,
+    ForeignKey,
+    MetaData,
+    String,
+    Table,
+)
+from sqlalchemy.schema import SchemaItem
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -13,9 +29,43 @@ NAMING_CONVENTION = {
     "pk": "pk_%(table_name)s",
 }
 
+metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
-class Base(DeclarativeBase):
-    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+BASIS = ("book", "standard", "decision")
+
+
+def table(name: str, doc: str, *items: SchemaItem, section: str, cited: bool = False) -> Table:
+    """Declare table ``name`` on the one MetaData; ``doc`` is its description.
+
+    A ``cited`` table's rows say where they come from: a ``passage`` (a ``source_passage``
+    id like ``'8.11'``) and a ``basis`` (book, standard or decision); a row whose basis is
+    the book must cite a passage.
+    """
+    if cited:
+        items = (
+            *items,
+            Column(
+                "passage",
+                String(8),
+                ForeignKey("source_passage.id"),
+                comment="Source passage §chapter.passage",
+            ),
+            Column(
+                "basis",
+                String(8),
+                nullable=False,
+                comment="book: stated by the cited passage; standard: standard 京房 practice the "
+                "book presupposes; decision: a spec Decision",
+            ),
+            one_of("basis", BASIS),
+            CheckConstraint("basis <> 'book' OR passage IS NOT NULL", name="book_cites"),
+        )
+    return Table(name, metadata, *items, comment=" ".join(doc.split()), info={"section": section})
+
+
+def col(name: str, type_: Any, *args: Any, nullable: bool = False, **kw: Any) -> Column[Any]:
+    """A column, NOT NULL unless ``nullable=True`` (a primary key column never is)."""
+    return Column(name, type_, *args, nullable=nullable and not kw.get("primary_key"), **kw)
 
 
 def fk(target: str, *, deferred: bool = False) -> ForeignKey:
@@ -23,6 +73,21 @@ def fk(target: str, *, deferred: bool = False) -> ForeignKey:
     if deferred:
         return ForeignKey(target, deferrable=True, initially="DEFERRED")
     return ForeignKey(target)
+
+
+def name_pk(name: str, comment: str) -> Column[Any]:
+    """A vocabulary's natural key: its canonical name."""
+    return col(name, String(8), primary_key=True, comment=comment)
+
+
+def key(name: str, target: str, comment: str, length: int = 1) -> Column[Any]:
+    """A primary-key column that is also a foreign key."""
+    return col(name, String(length), fk(target), primary_key=True, comment=comment)
+
+
+def ref(name: str, target: str, comment: str, length: int = 1) -> Column[Any]:
+    """A non-null foreign-key column."""
+    return col(name, String(length), fk(target), comment=comment)
 
 
 def one_of(
@@ -49,37 +114,3 @@ def bits(column: str, length: int) -> CheckConstraint:
         f"length({column}) = {length} AND replace(replace({column}, '0', ''), '1', '') = ''",
         name=f"{column}_bits",
     )
-
-
-BASIS = ("book", "standard", "decision")
-
-
-class Cited:
-    """Mixin for rule and symbol rows: the passage they come from, or the basis they rest on.
-
-    ``passage`` is a ``source_passage`` id like ``'8.11'``; rules the spec calls standard
-    record ``basis = 'standard'`` and may have no passage.
-    """
-
-    passage: Mapped[str | None] = mapped_column(
-        String(8), ForeignKey("source_passage.id"), comment="Source passage §chapter.passage"
-    )
-    basis: Mapped[str] = mapped_column(
-        String(8),
-        comment="book: stated by the cited passage; standard: standard 京房 practice the book "
-        "presupposes; decision: a spec Decision",
-    )
-
-
-def cited(*constraints: CheckConstraint | UniqueConstraint) -> tuple[object, ...]:
-    """``__table_args__`` for a cited table: its own constraints plus the basis checks."""
-    return (
-        *constraints,
-        one_of("basis", BASIS),
-        CheckConstraint("basis <> 'book' OR passage IS NOT NULL", name="book_cites"),
-    )
-
-
-def name_pk(comment: str) -> Mapped[str]:
-    """A vocabulary's natural key: its canonical name."""
-    return mapped_column(String(8), primary_key=True, comment=comment)

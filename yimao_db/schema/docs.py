@@ -8,61 +8,71 @@ drops comments, so these tables are where its users find them. ``yimao schema`` 
 
 from __future__ import annotations
 
-from sqlalchemy import String, Text, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy import Integer, String, Text, UniqueConstraint
 
-from yimao_db.schema.base import Base, boolean, fk, one_of
+from yimao_db.schema.base import boolean, col, fk, one_of, table
+
+SECTION = "docs"
 
 KINDS = ("table", "view")
 SECTIONS = ("sources", "core", "rules", "symbols", "readings", "docs", "system")
 
 
-class MetaTable(Base):
-    __tablename__ = "meta_table"
-    __table_args__ = (one_of("kind", KINDS), one_of("section", SECTIONS))
-    __doc__ = (
-        "One row per table and view of the database: what it holds and the passage it rests "
-        "on. Generated from the schema; ``yimao schema`` prints it."
-    )
-
-    name: Mapped[str] = mapped_column(String(40), primary_key=True, comment="Table or view name")
-    kind: Mapped[str] = mapped_column(String(8), comment="table or view")
-    section: Mapped[str] = mapped_column(
+meta_table = table(
+    "meta_table",
+    "One row per table and view of the database: what it holds and the passage it rests "
+    "on. Generated from the schema; ``yimao schema`` prints it.",
+    col("name", String(40), primary_key=True, comment="Table or view name"),
+    col("kind", String(8), comment="table or view"),
+    col(
+        "section",
         String(16),
         comment="Where it belongs: sources, core, rules, symbols, readings, docs or system",
-    )
-    description: Mapped[str] = mapped_column(Text, comment="What it holds, in a few sentences")
-    passage: Mapped[str | None] = mapped_column(
+    ),
+    col("description", Text, comment="What it holds, in a few sentences"),
+    col(
+        "passage",
         String(8),
         fk("source_passage.id"),
+        nullable=True,
         comment="The first passage its description cites (§chapter.passage); none if it cites none",
-    )
+    ),
+    one_of("kind", KINDS),
+    one_of("section", SECTIONS),
+    section=SECTION,
+)
 
 
-class MetaColumn(Base):
-    __tablename__ = "meta_column"
-    __table_args__ = (UniqueConstraint("table_name", "ordinal"), boolean("is_key"))
-    __doc__ = (
-        "One row per column of every table and view: its meaning, its domain (from the CHECK "
-        "constraints and foreign keys) and the passage it comes from."
-    )
-
-    table_name: Mapped[str] = mapped_column(
-        String(40), fk("meta_table.name"), primary_key=True, comment="The table or view"
-    )
-    column_name: Mapped[str] = mapped_column(
-        String(40), primary_key=True, comment="The column's name"
-    )
-    ordinal: Mapped[int] = mapped_column(comment="Its position in the table or view, from 1")
-    description: Mapped[str] = mapped_column(Text, comment="What the column means")
-    domain: Mapped[str | None] = mapped_column(
+meta_column = table(
+    "meta_column",
+    "One row per column of every table and view: its meaning, its domain (from the CHECK "
+    "constraints and foreign keys) and the passage it comes from.",
+    col(
+        "table_name",
+        String(40),
+        fk("meta_table.name"),
+        primary_key=True,
+        comment="The table or view",
+    ),
+    col("column_name", String(40), primary_key=True, comment="The column's name"),
+    col("ordinal", Integer, comment="Its position in the table or view, from 1"),
+    col("description", Text, comment="What the column means"),
+    col(
+        "domain",
         String(200),
+        nullable=True,
         comment="The values it takes, e.g. 1..6, 0/1, 旺/相/休/囚/死, FK branch.name, text ≤ 8; "
         "'or NULL' when it may be empty; none for a view column without a stated domain",
-    )
-    is_key: Mapped[int] = mapped_column(comment="1 if part of the table's primary key, else 0")
-    passage: Mapped[str | None] = mapped_column(
+    ),
+    col("is_key", Integer, comment="1 if part of the table's primary key, else 0"),
+    col(
+        "passage",
         String(8),
         fk("source_passage.id"),
+        nullable=True,
         comment="The first passage its description cites, if any",
-    )
+    ),
+    UniqueConstraint("table_name", "ordinal"),
+    boolean("is_key"),
+    section=SECTION,
+)
