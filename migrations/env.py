@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from alembic import context
 
+from yimao_db import dialect
 from yimao_db.db import writer_engine
 from yimao_db.schema import metadata
 
@@ -23,8 +24,12 @@ def run_migrations_online() -> None:
         _run(connection)
         return
     db = context.get_x_argument(as_dictionary=True).get("db")
-    with writer_engine(db).connect() as conn:
+    # foreign keys off while revisions rebuild SQLite tables; checked before the commit
+    with writer_engine(db, building=True).connect() as conn:
         _run(conn)
+        if conn.dialect.name == "sqlite" and dialect.sqlite_foreign_key_violations(conn):
+            conn.rollback()
+            raise SystemExit("foreign keys broken by the migration: rolled back")
         conn.commit()
 
 

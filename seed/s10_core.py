@@ -1,4 +1,4 @@
-"""Seed: the core reference tables (issue 2), derived from the source facts by the rules."""
+"""Seed: the core reference tables, derived from the source facts by the rules."""
 
 from __future__ import annotations
 
@@ -6,11 +6,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from yimao_db.facts import facts
-from yimao_db.rules import bodies, ganzhi, palaces, stars
+from yimao_db.rules import ganzhi, palaces
 from yimao_db.rules.elements import controls, generates
-from yimao_db.rules.hexagrams import bits_from_name
-from yimao_db.rules.lines import hidden_spirits, lines
-from yimao_db.rules.najia import AFTER_SUMMER, AFTER_WINTER, SEASONAL, line_stem_branch
+from yimao_db.rules.hexagrams import (
+    gua_shen_positions,
+    is_liuchong,
+    is_liuhe,
+    nuclear_bits,
+)
+from yimao_db.rules.hexagrams import hexagrams as hexagram_table
+from yimao_db.rules.najia import line_stem_branch
+from yimao_db.vocab import AFTER_SUMMER, AFTER_WINTER, SEASONAL
 
 Rows = dict[str, list[dict[str, Any]]]
 
@@ -110,43 +116,35 @@ def trigram_rows() -> Rows:
 
 
 def hexagram_rows() -> Rows:
-    f = facts()
-    names = {bits_from_name(name): (kw, name, short) for kw, name, short in f.hexagram_names}
-    hexagrams, all_lines, hidden = [], [], []
-    for member in palaces.palace_walk():
-        kw, name, short = names[member.bits]
-        palace_element = f.trigrams[member.palace].element
-        own = lines(member.bits, palace_element)
-        pure = lines(f.trigrams[member.palace].bits * 2, palace_element)
-        world = palaces.world_line(member.generation)
-        response = palaces.response_line(member.generation)
-        between = palaces.between_lines(world, response)
-        mansions = stars.huangjin_mansions(member.palace, member.generation, world, response)
-        world_line = own[world - 1]
+    hexagrams, all_lines, hidden, najia, patterns = [], [], [], [], []
+    table = hexagram_table()
+    for h in table.values():
+        world_line = h.lines[h.world - 1]
         hexagrams.append(
             {
-                "king_wen": kw,
-                "bits": member.bits,
-                "name": name,
-                "short_name": short,
-                "lower": next(t.name for t in f.trigrams.values() if t.bits == member.bits[:3]),
-                "upper": next(t.name for t in f.trigrams.values() if t.bits == member.bits[3:]),
-                "palace": member.palace,
-                "generation": member.generation,
-                "palace_sequence": member.sequence,
-                "world": world,
-                "response": response,
-                "five_star": stars.five_star(member.sequence),
-                "world_mansion_jingfang": stars.jingfang_world_mansion(member.sequence),
-                "world_mansion_huangjin": mansions[world],
-                "gua_shen": bodies.gua_shen(world, world_line.yang),
-                "shi_shen_line": bodies.shi_shen_line(world_line.branch),
+                "king_wen": h.king_wen,
+                "bits": h.bits,
+                "name": h.name,
+                "short_name": h.short_name,
+                "lower": h.lower,
+                "upper": h.upper,
+                "palace": h.palace,
+                "generation": h.generation,
+                "palace_sequence": h.sequence,
+                "world": h.world,
+                "response": h.response,
+                "five_star": h.five_star,
+                "world_mansion_jingfang": h.world_mansion_jingfang,
+                "world_mansion_huangjin": h.mansions[h.world],
+                "gua_shen": h.gua_shen,
+                "shi_shen_line": h.shi_shen_line,
             }
         )
-        for line in own:
+        assert world_line.position == h.world
+        for line in h.lines:
             all_lines.append(
                 {
-                    "king_wen": kw,
+                    "king_wen": h.king_wen,
                     "position": line.position,
                     "yang": int(line.yang),
                     "stem": line.stem,
@@ -154,16 +152,27 @@ def hexagram_rows() -> Rows:
                     "ganzhi": line.ganzhi,
                     "element": line.element,
                     "relative": line.relative,
-                    "is_world": int(line.position == world),
-                    "is_response": int(line.position == response),
-                    "is_between": int(line.position in between),
-                    "mansion": mansions[line.position],
+                    "is_world": int(line.position == h.world),
+                    "is_response": int(line.position == h.response),
+                    "is_between": int(line.position in h.between),
+                    "mansion": h.mansions[line.position],
                 }
             )
-        for line in hidden_spirits(own, pure):
+            for half in (AFTER_WINTER, AFTER_SUMMER):
+                stem, branch = line_stem_branch(h.bits, line.position, SEASONAL, half)
+                najia.append(
+                    {
+                        "king_wen": h.king_wen,
+                        "position": line.position,
+                        "half_year": half,
+                        "stem": stem,
+                        "ganzhi": stem + branch,
+                    }
+                )
+        for line in h.hidden:
             hidden.append(
                 {
-                    "king_wen": kw,
+                    "king_wen": h.king_wen,
                     "position": line.position,
                     "relative": line.relative,
                     "stem": line.stem,
@@ -172,8 +181,27 @@ def hexagram_rows() -> Rows:
                     "element": line.element,
                 }
             )
+        branches = [line.branch for line in h.lines]
+        patterns.append(
+            {
+                "king_wen": h.king_wen,
+                "nuclear_king_wen": table[nuclear_bits(h.bits)].king_wen,
+                "pure_king_wen": table[h.pure_bits].king_wen,
+                "is_liuchong": int(is_liuchong(branches)),
+                "is_liuhe": int(is_liuhe(branches)),
+                "gua_shen_positions": ",".join(
+                    str(p) for p in gua_shen_positions(branches, h.gua_shen)
+                ),
+            }
+        )
     hexagrams.sort(key=lambda r: r["king_wen"])
-    return {"hexagram": hexagrams, "hexagram_line": all_lines, "hidden_spirit": hidden}
+    return {
+        "hexagram": hexagrams,
+        "hexagram_line": all_lines,
+        "hidden_spirit": hidden,
+        "line_najia": najia,
+        "hexagram_pattern": patterns,
+    }
 
 
 def rows(done: Mapping[str, list[dict[str, Any]]]) -> Rows:

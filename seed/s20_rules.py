@@ -1,4 +1,4 @@
-"""Seed: the rule tables (issue 4), derived by the pure rules and checked against the spec.
+"""Seed: the rule tables, derived by the pure rules and checked against the spec.
 
 Citations follow ``seed/data/passages.tsv``. ``basis`` is 'standard' where the spec calls a
 table standard practice, 'decision' for the spec's noble-hour Decision, else 'book'.
@@ -10,8 +10,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from yimao_db.facts import facts
-from yimao_db.rules import directions, dusk, relations, spirits, stages
-from yimao_db.rules.ganzhi import ordinal_of
+from yimao_db.rules import (
+    day_month,
+    directions,
+    dusk,
+    elements,
+    lines,
+    relations,
+    spirits,
+    stages,
+    transforms,
+)
+from yimao_db.rules.ganzhi import ordinal_of, sixty
 
 Rows = dict[str, list[dict[str, Any]]]
 
@@ -186,10 +196,128 @@ def pillar_rows() -> Rows:
     }
 
 
+def chart_rows() -> Rows:
+    """The rule tables a reading's chart joins, each total over its keys."""
+    f = facts()
+    transform_flags = {
+        "is_advance": transforms.ADVANCE,
+        "is_retreat": transforms.RETREAT,
+        "returns_generating": transforms.RETURN_GENERATE,
+        "returns_controlling": transforms.RETURN_CONTROL,
+        "to_void": transforms.TO_VOID,
+        "to_break": transforms.TO_BREAK,
+        "to_tomb": transforms.TO_TOMB,
+        "to_extinction": transforms.TO_EXTINCTION,
+    }
+
+    def transform_row(b: str, c: str, void: int, brk: int) -> dict[str, Any]:
+        found = transforms.transforms(b, c, bool(void), bool(brk))
+        return {
+            "branch": b,
+            "changed_branch": c,
+            "changed_void": void,
+            "changed_break": brk,
+            "transforms": ",".join(found),
+            **{column: int(name in found) for column, name in transform_flags.items()},
+            **cite("8.14", STANDARD),
+        }
+
+    return {
+        "element_relation": [
+            {
+                "me": me,
+                "other": other,
+                "relation": elements.relation(me, other),
+                "relative": elements.relative(me, other),
+                **cite("6.2", BOOK),
+            }
+            for me in f.elements
+            for other in f.elements
+        ],
+        "line_value": [
+            {
+                "value": v,
+                "name": lines.VALUE_NAMES[v],
+                "yang": int(lines.is_yang(v)),
+                "is_moving": int(lines.is_moving(v)),
+                "changed_yang": int(lines.changed_yang(v)),
+                **cite("2.3", BOOK),
+            }
+            for v in lines.VALUES
+        ],
+        "line_transform": [
+            transform_row(b, c, void, brk)
+            for b in f.branches
+            for c in f.branches
+            for void in (0, 1)
+            for brk in (0, 1)
+        ],
+        "hour_spirit": [
+            {"day_stem": d, "hour_branch": h, "position": p, "spirit": s, **cite("7.2", BOOK)}
+            for d in f.stems
+            for h in f.branches
+            for p, s in enumerate(spirits.hour_spirits(d, h), 1)
+        ],
+        "month_spirit_branch": [
+            {
+                "month_branch": m,
+                "branch": b,
+                "spirit_count": len(on),
+                "spirits": ",".join(on),
+                **cite("7.10", BOOK),
+            }
+            for m in f.branches
+            for b in f.branches
+            if (on := day_month.spirits_on(m, b))
+        ],
+        "branch_on_day": [
+            {
+                "day_gz": gz.name,
+                "branch": b,
+                "is_void": int(day_month.is_void(gz.name, b)),
+                "is_day_clash": int(day_month.is_day_clash(gz.branch, b)),
+                "stage": day_month.day_stage(gz.branch, b),
+                **cite("1.7", STANDARD),
+            }
+            for gz in sixty()
+            for b in f.branches
+        ],
+        "branch_in_month": [
+            {
+                "month_branch": m,
+                "branch": b,
+                "is_month_break": int(day_month.is_month_break(m, b)),
+                "strength": day_month.month_strength(m, b),
+                **cite("1.7", STANDARD),
+            }
+            for m in f.branches
+            for b in f.branches
+        ],
+        "month_mansion": [
+            {
+                "month_branch": m,
+                "mansion": mansion,
+                "is_dusk": int(dusk.dusk_mansion(m) == mansion),
+                **cite("8.12", BOOK),
+            }
+            for m in f.branches
+            for mansion in f.mansions
+        ],
+    }
+
+
 def rows(done: Mapping[str, list[dict[str, Any]]]) -> Rows:
     """Rows for every rule table, parents (vocabularies) first."""
     out: Rows = {}
-    for part in (vocabulary_rows, relation_rows, stage_rows, place_rows, spirit_rows, pillar_rows):
+    for part in (
+        vocabulary_rows,
+        relation_rows,
+        stage_rows,
+        place_rows,
+        spirit_rows,
+        pillar_rows,
+        chart_rows,
+    ):
         out.update(part())
     return out
 

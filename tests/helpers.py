@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,3 +28,29 @@ def copy_db(src: Path, dst: Path) -> Path:
         source.close()
         target.close()
     return dst
+
+
+def cast_into(db: str, lines: str | None = None, **kwargs: Any) -> int:
+    """Cast a reading into ``db`` whatever its schema revision: the row holds the columns
+    its reading table has (an older revision lacks the keys later ones derive)."""
+    from sqlalchemy import MetaData, Table, insert
+
+    from yimao_db.db import writer_engine
+    from yimao_db.readings import line_rows, make_moment, prepare, reading_row
+
+    moment_args = ("at", "tz", "pillars", "year", "month", "day", "hour", "early_rat")
+    moment = make_moment(**{k: kwargs.pop(k) for k in moment_args if k in kwargs})
+    engine = writer_engine(db)
+    try:
+        with engine.begin() as conn:
+            request = prepare(conn, lines, moment=moment, **kwargs)
+            table = Table("reading", MetaData(), autoload_with=conn)
+            row = {k: v for k, v in reading_row(request).items() if k in table.c}
+            reading_id = int(
+                conn.execute(insert(table).values(row).returning(table.c.id)).scalar_one()
+            )
+            lines_table = Table("reading_line", MetaData(), autoload_with=conn)
+            conn.execute(insert(lines_table), line_rows(request, reading_id))
+            return reading_id
+    finally:
+        engine.dispose()

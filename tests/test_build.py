@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from yimao_db import invariants, seeding
 from yimao_db.build import alembic_config, build, head_revision
 from yimao_db.db import reader_engine, resolve_url, sqlite_path, writer_engine
+from yimao_db.dialect import sqlite_schema_key
 from yimao_db.errors import DatabaseError, SeedCheckFailed
 
 # The public views' contract: these columns, in this order, at the start of each view.
@@ -112,10 +113,13 @@ def sqlite_dump(path: Path) -> list[str]:
         con.close()
 
 
-def schema_sql(path: Path) -> list[tuple[str, str, str]]:
+def schema_sql(path: Path) -> list[tuple[str, str, tuple[str, ...]]]:
+    """Every object's stored SQL, in a form where the order of table constraints (which
+    alembic's batch mode varies) does not matter."""
     con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        return con.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall()
+        rows = con.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall()
+        return [(t, n, sqlite_schema_key(sql)) for t, n, sql in rows]
     finally:
         con.close()
 

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import copy_db
+from helpers import cast_into, copy_db
 from sqlalchemy import inspect
 
 from yimao_db import check as doctor
@@ -38,7 +38,7 @@ from yimao_db import seeding
 from yimao_db.build import KILL_ENV, KILL_POINTS, build, current_revision, head_revision, upgrade
 from yimao_db.cli import main
 from yimao_db.db import ENV_VAR, writer_engine
-from yimao_db.readings import cast
+from yimao_db.schema.readings import KEY_COLUMNS
 
 Tables = dict[str, list[dict[str, Any]]]
 READINGS_REVISION = "0003"
@@ -78,9 +78,19 @@ def revision(path: Path) -> str | None:
 
 
 def readings(path: Path) -> list[tuple[object, ...]]:
+    """What was cast: each reading's inputs with its lines (not the keys derived from them,
+    which later revisions add)."""
     con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        rows = con.execute("SELECT * FROM reading r JOIN reading_line l ON l.reading_id = r.id")
+        inputs = [
+            f"r.{name}"
+            for _, name, *_ in con.execute("PRAGMA table_info(reading)")
+            if name not in KEY_COLUMNS
+        ]
+        rows = con.execute(
+            f"SELECT {', '.join(inputs)}, l.* FROM reading r "
+            "JOIN reading_line l ON l.reading_id = r.id"
+        )
         return sorted(rows.fetchall(), key=repr)
     finally:
         con.close()
@@ -94,9 +104,9 @@ def cli_check(path: Path) -> tuple[int, str]:
 
 
 def with_readings(db: str) -> None:
-    cast("789678", pillars="甲辰,丙寅,戊戌,庚申", question="kept?", db=db)
-    cast(coins="2,1,3,0,2,2", at="2024-06-30T10:00", najia="seasonal", db=db)
-    cast("乾之姤", day="甲子", month="寅", db=db)
+    cast_into(db, "789678", pillars="甲辰,丙寅,戊戌,庚申", question="kept?")
+    cast_into(db, coins="2,1,3,0,2,2", at="2024-06-30T10:00", najia="seasonal")
+    cast_into(db, "乾之姤", day="甲子", month="寅")
 
 
 @dataclass
@@ -114,7 +124,7 @@ class Case:
 def crashes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Case]]:
     root = tmp_path_factory.mktemp("crash")
     older = root / "older.db"
-    engine = writer_engine(str(older))
+    engine = writer_engine(str(older), building=True)
     try:
         with engine.begin() as conn:
             upgrade(conn, READINGS_REVISION)

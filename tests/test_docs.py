@@ -7,20 +7,24 @@ column added without a description fails here.
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from alembic import command
 from helpers import run
-from sqlalchemy import Connection, inspect, text
+from sqlalchemy import Column, Connection, MetaData, String, Table, inspect, text
 
-from yimao_db import docs
+from yimao_db import docs, seeding
 from yimao_db.build import alembic_config, build, head_revision
 from yimao_db.db import writer_engine
 from yimao_db.errors import SeedCheckFailed
+from yimao_db.readings import Chart, ChartLine, HiddenLine
 from yimao_db.schema import metadata
+from yimao_db.views import Col, contract, views
 
 SCHEMA_MD = Path(__file__).resolve().parent.parent / "docs" / "schema.md"
 
@@ -116,10 +120,10 @@ def test_problems_catch_bad_rows() -> None:
 def test_seed_check_fails_on_an_undescribed_view(monkeypatch: pytest.MonkeyPatch) -> None:
     from yimao_db import seeding
 
-    broken = dict(docs.VIEW_DOCS)
-    doc = broken["v_line"]
-    broken["v_line"] = docs.Doc(doc.section, doc.description, ((*doc.columns[0][:1], "", None),))
-    monkeypatch.setattr(docs, "VIEW_DOCS", broken)
+    broken = dict(views())
+    view = broken["v_line"]
+    broken["v_line"] = dataclasses.replace(view, columns=(Col(view.columns[0].name, ""),))
+    monkeypatch.setattr(docs, "views", lambda: broken)
     with pytest.raises(SeedCheckFailed, match=r"v_line\.king_wen: no description"):
         seeding.compute_tables()
 
@@ -198,7 +202,8 @@ def test_citation_view_covers_every_table_with_a_passage(conn: Connection) -> No
     with_rows = {
         name
         for name in cited
-        if conn.execute(text(f"SELECT COUNT(*) FROM {name} WHERE passage IS NOT NULL")).scalar()
+        if name != "passage_citation"
+        and conn.execute(text(f"SELECT COUNT(*) FROM {name} WHERE passage IS NOT NULL")).scalar()
     }
     assert listed == with_rows
 
@@ -217,7 +222,6 @@ def test_citation_gaps_notice_a_table_the_view_misses(fresh_db: str) -> None:
             found = docs.citation_gaps(c)
     finally:
         engine.dispose()
-    assert "extra_symbol: not in the definition of v_passage_citation" in found
     assert "extra_symbol: 1 rows cite a passage, v_passage_citation lists 0" in found
 
 
@@ -240,14 +244,30 @@ def test_citation_rows(conn: Connection) -> None:
     assert len(keys) == len(set(keys))
 
 
-def test_citation_view_sql_is_portable() -> None:
-    sql = docs.citation_view_sql()
-    assert "UNION ALL" in sql and "CAST(position AS VARCHAR(12))" in sql
-    for word in ("group_concat", "string_agg", "::", "printf", "format("):
-        assert word not in sql.lower()
-    assert [t.name for t in docs.cited_tables()] == sorted(
-        t.name for t in metadata.tables.values() if "passage" in t.c
+def test_every_cited_table_is_collected_without_naming_it() -> None:
+    """passage_citation is filled from the schema: a table with a passage column is listed
+    because it has one, and a new one needs no edit anywhere."""
+    tables = seeding.compute_tables()
+    collected = {r["table_name"] for r in docs.cited_rows(tables)}
+    with_passage = {
+        t.name
+        for t in metadata.tables.values()
+        if "passage" in t.c
+        and t.name != "passage_citation"
+        and any(r.get("passage") for r in tables.get(t.name, []))
+    }
+    assert collected == with_passage
+    md = MetaData()
+    for table in metadata.tables.values():
+        table.to_metadata(md)
+    Table(
+        "extra_symbol",
+        md,
+        Column("name", String(8), primary_key=True),
+        Column("passage", String(8)),
     )
+    rows = docs.cited_rows({**tables, "extra_symbol": [{"name": "x", "passage": "5.1"}]}, md)
+    assert {"table_name": "extra_symbol", "row_key": "x", "passage": "5.1", "basis": None} in rows
 
 
 # --- the revision -------------------------------------------------------------------------
@@ -255,7 +275,7 @@ def test_citation_view_sql_is_portable() -> None:
 
 def test_downgrade_to_0003_and_back(fresh_db: str) -> None:
     cfg = alembic_config()
-    engine = writer_engine(fresh_db)
+    engine = writer_engine(fresh_db, building=True)
     try:
         with engine.begin() as c:
             cfg.attributes["connection"] = c
@@ -306,7 +326,7 @@ def test_schema_formats(capsys: pytest.CaptureFixture[str], built_db: str, fmt: 
         assert header == "table_name,ordinal,column_name,description,domain,passage"
         rows = [{"column_name": line.split(",")[2]} for line in lines]
     assert [r["column_name"] for r in rows][:3] == ["king_wen", "bits", "position"]
-    assert len(rows) == len(docs.VIEW_DOCS["v_line"].columns)
+    assert len(rows) == len(views()["v_line"].columns)
 
 
 def test_schema_json_lists_tables(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
@@ -351,10 +371,11 @@ def test_docs_schema_md_is_up_to_date() -> None:
 
 def test_docs_schema_md_content() -> None:
     md = SCHEMA_MD.read_text(encoding="utf-8")
-    for name in [*metadata.tables, *docs.VIEW_DOCS]:
+    for name in [*metadata.tables, *views()]:
         assert f"### `{name}` (" in md
     assert "| 2 | **position** | Line 1..6 from the bottom | 1..6 |  |" in md
-    assert "passages.tsv" in md and "one behind the spec's" in md
+    assert "passages.tsv" in md and "docs/rules.md" in md
+    assert "shared/" not in md and not re.search(r"\bspec\b", md)
 
 
 def test_docs_main_writes_the_file(tmp_path: Path) -> None:
@@ -407,3 +428,39 @@ def test_export_metadata_unwritable(
     code, out, err = run(capsys, "export-metadata", "-o", str(target), "--db", built_db)
     assert (code, out) == (2, "")
     assert err.startswith("error: cannot write") and "Traceback" not in err
+
+
+def test_chart_classes_follow_the_view_contracts() -> None:
+    """Chart, ChartLine and HiddenLine have one field per view column, in the view's order."""
+    chart = [f.name for f in dataclasses.fields(Chart) if f.name not in ("lines", "hidden")]
+    assert tuple(chart) == views()["v_reading"].column_names
+    line = [f.name for f in dataclasses.fields(ChartLine)]
+    assert ("reading_id", *line) == views()["v_reading_line"].column_names
+    hidden = [f.name for f in dataclasses.fields(HiddenLine)]
+    assert ("reading_id", *hidden) == views()["v_reading_hidden"].column_names
+
+
+def test_readings_md_view_columns_are_generated_from_the_contracts() -> None:
+    text = docs.readings_md_path().read_text(encoding="utf-8")
+    assert text == docs.with_view_columns(text), "run `python -m yimao_db.docs`"
+    for view in ("v_reading", "v_reading_line", "v_reading_hidden"):
+        assert f"<!-- columns of {view}: generated" in text
+
+
+def test_the_contract_matches_the_views(conn: Connection) -> None:
+    assert contract.problems() == []
+    live = {v: tuple(c["name"] for c in inspect(conn).get_columns(v)) for v in contract.current()}
+    assert live == contract.current()
+    version = conn.execute(text("SELECT MAX(version) FROM contract_version")).scalar_one()
+    assert version == contract.history()[-1].version
+
+
+def test_a_changed_public_view_needs_a_new_contract_version(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    broken = dict(views())
+    view = broken["v_line"]
+    broken["v_line"] = dataclasses.replace(view, columns=(*view.columns, Col("extra", "x")))
+    monkeypatch.setattr(contract, "views", lambda: broken)
+    found = contract.problems()
+    assert found and "v_line: +extra" in found[0] and "new version" in found[0]

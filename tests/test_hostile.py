@@ -507,8 +507,9 @@ REVIEWED = {
     ("dialect.py", "PRAGMA busy_timeout={int(busy_timeout_ms)}"): "an int from a module constant",
     ("db.py", "PRAGMA busy_timeout={BUSY_TIMEOUT_MS}"): "a module constant",
     ("check.py", "_quoted(conn, view)"): "a view name from the database's catalogue, quoted",
-    ("docs.py", "CAST('{table.name}' AS VARCHAR(40))"): "table and column names of the models",
-    ("docs.py", "FROM (\\n{union}\\n) c"): "the union above: names of the models",
+    ("dialect.py", "PRAGMA foreign_keys={"): "ON or OFF, chosen by the code",
+    ("migrating.py", "CREATE VIEW {view.name} AS {view.sql}"): "a view frozen in a revision",
+    ("migrating.py", "DROP VIEW {view.name}"): "a view name frozen in a revision",
     ("docs.py", "SELECT COUNT(*) FROM {quote(name)}"): "a catalogue table name, quoted",
     ("docs.py", "FROM {CITATION_VIEW} WHERE table_name = :name"): "a constant; name is bound",
     ("export.py", "SELECT * FROM {dialect.quote(self.name)} ORDER BY {self.order_by}"): (

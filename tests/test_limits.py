@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import copy_db
+from helpers import cast_into, copy_db
 from sqlalchemy import inspect
 
 from yimao_db import check as doctor
@@ -195,7 +195,7 @@ def test_a_crash_during_build_leaves_the_previous_database(tmp_path: Path) -> No
             seeding.sync(conn, {t: r for t, r in tables.items() if t in present})
     finally:
         engine.dispose()
-    cast("789678", pillars=PILLARS, db=str(db))
+    cast_into(str(db), "789678", pillars=PILLARS)
     before = dump(db)
     proc = subprocess.run(
         [sys.executable, "-m", "yimao_db", "build", "--db", str(db)],

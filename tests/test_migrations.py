@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from alembic import command
 from alembic.script import ScriptDirectory
+from helpers import cast_into
 from sqlalchemy import Connection, Engine, event, inspect, select, text
 
 from yimao_db import build as buildmod
@@ -29,9 +30,11 @@ from yimao_db import seeding
 from yimao_db.build import alembic_config, build, current_revision, head_revision
 from yimao_db.cli import main
 from yimao_db.db import writer_engine
+from yimao_db.dialect import sqlite_schema_key
 from yimao_db.errors import DatabaseError
-from yimao_db.readings import Chart, cast, chart
+from yimao_db.readings import Chart, chart
 from yimao_db.schema import metadata
+from yimao_db.schema.readings import KEY_COLUMNS
 
 READINGS_REVISION = "0003"  # the revision that creates reading and reading_line
 
@@ -55,7 +58,7 @@ def above_readings() -> list[str]:
 
 @contextlib.contextmanager
 def writer(db: str) -> Iterator[Engine]:
-    engine = writer_engine(db)
+    engine = writer_engine(db, building=True)
     try:
         yield engine
     finally:
@@ -101,20 +104,28 @@ def db_at(path: Path, revision: str) -> str:
 
 def cast_readings(db: str) -> list[int]:
     return [
-        cast("789678", pillars="甲辰,丙寅,戊戌,庚申", question='it\'s "quoted"', db=db),
-        cast(coins="2,1,3,0,2,2", at="2024-06-30T23:30", najia="seasonal", early_rat=True, db=db),
-        cast("乾之姤", day="甲子", month="寅", hour="丙寅", db=db),
-        cast("姤", moving="1,4", at="1988-07-01T12:00", tz="Asia/Shanghai", db=db),
+        cast_into(db, "789678", pillars="甲辰,丙寅,戊戌,庚申", question='it\'s "quoted"'),
+        cast_into(db, coins="2,1,3,0,2,2", at="2024-06-30T23:30", najia="seasonal", early_rat=True),
+        cast_into(db, "乾之姤", day="甲子", month="寅", hour="丙寅"),
+        cast_into(db, "姤", moving="1,4", at="1988-07-01T12:00", tz="Asia/Shanghai"),
     ]
 
 
 def reading_rows(db: str) -> dict[str, list[tuple[Any, ...]]]:
-    """The raw rows of the two reading tables."""
+    """The raw rows of the two reading tables: what was cast (the inputs; the keys derived
+    from them exist from revision 0005 on)."""
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
+        columns = [
+            name
+            for _, name, *_ in con.execute("PRAGMA table_info(reading)")
+            if name not in KEY_COLUMNS
+        ]
         return {
-            t: con.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
-            for t in ("reading", "reading_line")
+            "reading": con.execute(
+                f"SELECT {', '.join(columns)} FROM reading ORDER BY 1"
+            ).fetchall(),
+            "reading_line": con.execute("SELECT * FROM reading_line ORDER BY 1, 2").fetchall(),
         }
     finally:
         con.close()
@@ -133,10 +144,12 @@ def tables_of(db: str) -> set[str]:
         con.close()
 
 
-def schema_of(db: str) -> list[tuple[str, str, str]]:
+def schema_of(db: str) -> list[tuple[str, str, tuple[str, ...]]]:
+    """Every object's SQL, table constraints in any order (batch mode varies it)."""
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
-        return con.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall()
+        rows = con.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall()
+        return [(t, n, sqlite_schema_key(sql)) for t, n, sql in rows]
     finally:
         con.close()
 
@@ -208,6 +221,8 @@ def test_revisions_above_readings_round_trip_keep_readings(tmp_path: Path) -> No
             assert charts(db, ids) == before
         for rev in upper:
             assert step(engine, "+1") == rev
+            with engine.begin() as conn:  # a revision's new rule tables: seeds own the data
+                seed_existing(conn)
             assert reading_rows(db) == rows
             assert charts(db, ids) == before
     build(db)
@@ -274,8 +289,8 @@ def traced_build(monkeypatch: pytest.MonkeyPatch, db: str) -> list[str]:
     statements: list[str] = []
     real = buildmod.writer_engine
 
-    def traced(url: Any) -> Engine:
-        engine = real(url)
+    def traced(url: Any, **kwargs: Any) -> Engine:
+        engine = real(url, **kwargs)
 
         @event.listens_for(engine, "connect")
         def _trace(dbapi_connection: Any, _record: Any) -> None:

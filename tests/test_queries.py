@@ -91,7 +91,7 @@ def _tengshe_keys() -> set[tuple[str, str, str]]:
     found = set()
     for name, rows in seed().items():
         table = metadata.tables[name]
-        if "passage" not in table.c:
+        if "passage" not in table.c or name == "passage_citation":
             continue
         keys = [c.name for c in table.primary_key.columns]
         for row in rows:

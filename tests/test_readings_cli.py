@@ -93,6 +93,9 @@ def test_cast_json_is_the_chart(capsys: pytest.CaptureFixture[str], fresh_db: st
             "is_month_break": 0,
             "strength": "死",  # 亥 month: 水 旺 controls 火
             "stage": "病",  # 火 at the day's 申
+            "stem": "戊",
+            "branch": "午",
+            "over_relative": "兄弟",  # the 飛神 己亥 水 in a 坎 (水) palace
         }
     ]
 

@@ -11,13 +11,8 @@ from yimao_db.rules import bodies, ganzhi, palaces, stars
 from yimao_db.rules.elements import controls, generates, relation, relative
 from yimao_db.rules.hexagrams import bits_from_name, nuclear_bits
 from yimao_db.rules.lines import hidden_spirits, lines
-from yimao_db.rules.najia import (
-    AFTER_SUMMER,
-    AFTER_WINTER,
-    SEASONAL,
-    line_stem_branch,
-    lower_upper,
-)
+from yimao_db.rules.najia import line_stem_branch, lower_upper
+from yimao_db.vocab import AFTER_SUMMER, AFTER_WINTER, SEASONAL
 
 ELEMENTS = ("木", "火", "土", "金", "水")
 RELATIVES = ("兄弟", "父母", "子孫", "妻財", "官鬼")

@@ -36,6 +36,14 @@ COUNTS = {
     "noble_general": 240,
     "hour_stem": 120,
     "month_stem": 120,
+    "element_relation": 25,
+    "line_value": 4,
+    "line_transform": 576,
+    "hour_spirit": 720,
+    "month_spirit_branch": 68,
+    "branch_on_day": 720,
+    "branch_in_month": 144,
+    "month_mansion": 336,
 }
 
 

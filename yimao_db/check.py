@@ -287,7 +287,9 @@ def sqlite_schema_differences(conn: Connection) -> list[Problem]:
         if kind != "view":
             found.append(Problem("schema", name, None, f"{kind} not created by the migrations"))
     for kind, name in sorted(want.keys() & have.keys()):
-        if " ".join(str(want[kind, name]).split()) != " ".join(str(have[kind, name]).split()):
+        if dialect.sqlite_schema_key(want[kind, name]) != dialect.sqlite_schema_key(
+            have[kind, name]
+        ):
             found.append(
                 Problem(
                     "schema",

@@ -72,13 +72,13 @@ def check_writable(url: URL) -> None:
         raise DatabaseError(f"cannot create {path}: directory {parent} is not writable")
 
 
-def _install_sqlite_hooks(engine: Engine, *, readonly: bool) -> None:
+def _install_sqlite_hooks(engine: Engine, *, readonly: bool, foreign_keys: bool = True) -> None:
     @event.listens_for(engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
         cursor = dbapi_connection.cursor()
         for pragma in dialect.sqlite_connect_pragmas(
-            readonly=readonly, busy_timeout_ms=BUSY_TIMEOUT_MS
+            readonly=readonly, busy_timeout_ms=BUSY_TIMEOUT_MS, foreign_keys=foreign_keys
         ):
             cursor.execute(pragma)
         cursor.close()
@@ -90,13 +90,14 @@ def _install_sqlite_hooks(engine: Engine, *, readonly: bool) -> None:
         conn.exec_driver_sql(begin)
 
 
-def writer_engine(db: str | URL | None = None) -> Engine:
-    """An engine for building and casting."""
+def writer_engine(db: str | URL | None = None, *, building: bool = False) -> Engine:
+    """An engine for building and casting. ``building``: SQLite foreign keys are left off
+    for the migrations to rebuild tables; ``yimao build`` checks them before committing."""
     url = db if isinstance(db, URL) else resolve_url(db)
     if is_sqlite(url):
         check_writable(url)
         engine = create_engine(url)
-        _install_sqlite_hooks(engine, readonly=False)
+        _install_sqlite_hooks(engine, readonly=False, foreign_keys=not building)
         return engine
     return create_engine(url, pool_pre_ping=True)
 

@@ -38,9 +38,19 @@ def backend(bind: Engine | Connection | URL) -> str:
 # --- connection set-up (yimao_db.db) -------------------------------------------------------
 
 
-def sqlite_connect_pragmas(*, readonly: bool, busy_timeout_ms: int) -> tuple[str, ...]:
-    """Run on every new SQLite connection (before any transaction)."""
-    common = ("PRAGMA foreign_keys=ON", f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+def sqlite_connect_pragmas(
+    *, readonly: bool, busy_timeout_ms: int, foreign_keys: bool = True
+) -> tuple[str, ...]:
+    """Run on every new SQLite connection (before any transaction).
+
+    ``foreign_keys=False`` is for ``yimao build`` only: SQLite rebuilds a table to change
+    it, and with foreign keys on, dropping the old table would cascade to the rows that
+    refer to it; the build checks every foreign key itself before it commits.
+    """
+    common = (
+        f"PRAGMA foreign_keys={'ON' if foreign_keys else 'OFF'}",
+        f"PRAGMA busy_timeout={int(busy_timeout_ms)}",
+    )
     if readonly:
         return (*common, "PRAGMA query_only=ON")
     # WAL: readers never block the writer and see only committed transactions;
@@ -299,6 +309,34 @@ def sqlite_foreign_key_violations(conn: Connection) -> list[tuple[str, Any, str,
         column = conn.execute(column_of, {"t": table, "id": fkid}).scalar()
         found.append((str(table), rowid, str(parent), None if column is None else str(column)))
     return found
+
+
+def sqlite_schema_key(sql: str | None) -> tuple[str, ...]:
+    """A stored CREATE statement in a form that compares equal when only white space or the
+    order of table constraints differs (alembic's batch mode, which rebuilds a table to
+    change it, writes the constraints in an order that varies from run to run)."""
+    flat = " ".join((sql or "").split())
+    if not flat.upper().startswith("CREATE TABLE") or "(" not in flat:
+        return (flat,)
+    head, body = flat.split("(", 1)
+    body, _, tail = body.rpartition(")")
+    items, depth, start, quote = [], 0, 0, ""
+    for i, ch in enumerate(body):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            items.append(body[start:i].strip())
+            start = i + 1
+    items.append(body[start:].strip())
+    columns = [x for x in items if not x.upper().startswith("CONSTRAINT")]
+    constraints = sorted(x for x in items if x.upper().startswith("CONSTRAINT"))
+    return (head, *columns, *constraints, tail)
 
 
 def sqlite_schema_sql(conn: Connection) -> dict[tuple[str, str], str | None]:

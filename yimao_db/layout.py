@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from yimao_db.output import pad
 from yimao_db.readings import Chart, ChartLine
+from yimao_db.vocab import MOVING_MARKS, YANG_BAR, YIN_BAR
 
-MOVING_MARK = {9: "○", 6: "✕"}  # old yang, old yin
-LINE = {True: "━━━━━━━", False: "━━━ ━━━"}
+LINE = {True: YANG_BAR, False: YIN_BAR}
 
 
 def _flags(line: ChartLine) -> str:
@@ -54,7 +54,7 @@ def render_chart(chart: Chart) -> str:
         mark = "世" if line.is_world else "應" if line.is_response else ""
         row = (
             f"  {line.spirit} {LINE[line.value in (7, 9)]} {line.relative} {line.ganzhi}"
-            f"{line.element} {pad(mark, 2)} {pad(MOVING_MARK.get(line.value, ''), 1)}"
+            f"{line.element} {pad(mark, 2)} {pad(MOVING_MARKS.get(line.value, ''), 1)}"
             f" {pad(_flags(line), 6)}"
         )
         if line.is_moving:

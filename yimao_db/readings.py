@@ -25,17 +25,24 @@ from yimao_db.civiltime import DEFAULT_TZ, parse_at
 from yimao_db.db import reader_engine, writer_engine
 from yimao_db.errors import UsageError
 from yimao_db.moment import Moment, moment_from_pillars, moment_of, parse_pillars
-from yimao_db.schema.readings import MAX_ID, NAJIA_VARIANTS, reading, reading_line
+from yimao_db.rules.chart import reading_keys
+from yimao_db.schema.readings import MAX_ID, reading, reading_line
+from yimao_db.vocab import NAJIA_VARIANTS
+
+
+# The chart as typed objects: one field per column of the view it is read from, in the
+# view's order (tests/test_docs.py holds these to the contracts in yimao_db.views).
 
 
 @dataclass(frozen=True)
 class ChartLine:
+    """A row of v_reading_line (without reading_id)."""
+
     position: int
     value: int
     is_moving: int
     stem: str
     branch: str
-    ganzhi: str
     element: str
     relative: str
     spirit: str
@@ -54,14 +61,17 @@ class ChartLine:
     stage: str
     changed_stem: str | None
     changed_branch: str | None
-    changed_ganzhi: str | None
     changed_element: str | None
     changed_relative: str | None
     transform: str | None
+    ganzhi: str
+    changed_ganzhi: str | None
 
 
 @dataclass(frozen=True)
 class HiddenLine:
+    """A row of v_reading_hidden (without reading_id)."""
+
     position: int
     relative: str
     ganzhi: str
@@ -71,42 +81,49 @@ class HiddenLine:
     is_month_break: int
     strength: str
     stage: str
+    stem: str
+    branch: str
+    over_relative: str
 
 
 @dataclass(frozen=True)
 class Chart:
+    """The row of v_reading, with the reading's lines and hidden spirits."""
+
     reading_id: int
     question: str | None
-    method: str
-    cast_input: str | None
-    created_at: str
     cast_at: str | None
     tz: str | None
     year_gz: str | None
     month_gz: str | None
-    month_branch: str
     day_gz: str
     hour_gz: str | None
-    solar_term: str | None
-    half_year: str | None
-    early_rat: int
-    najia_variant: str
     void_branches: str
     primary_king_wen: int
     primary_name: str
-    primary_short_name: str
     changed_king_wen: int | None
     changed_name: str | None
-    changed_short_name: str | None
     palace: str
-    generation_name: str
     moving_lines: str
     nuclear_king_wen: int
     is_liuchong: int
     is_liuhe: int
+    generation_name: str
     gua_shen: str
     gua_shen_positions: str
     shi_shen_line: int
+    created_at: str
+    method: str
+    cast_input: str | None
+    month_branch: str
+    solar_term: str | None
+    half_year: str | None
+    early_rat: int
+    najia_variant: str
+    primary_bits: str
+    changed_bits: str | None
+    primary_short_name: str
+    changed_short_name: str | None
     lines: tuple[ChartLine, ...]
     hidden: tuple[HiddenLine, ...]
 
@@ -253,42 +270,54 @@ def prepare(
     return CastRequest(cast_, moment, question, najia)
 
 
+def reading_row(request: CastRequest) -> dict[str, Any]:
+    """The ``reading`` row of a prepared cast (without its id): its inputs, and the keys
+    derived from its lines (:func:`yimao_db.rules.chart.reading_keys`)."""
+    m, c = request.moment, request.cast
+    keys = reading_keys(c.values, request.najia_variant, m.half_year)
+    return {
+        "created_at": datetime.now(UTC).isoformat(timespec="microseconds"),
+        "question": request.question,
+        "method": c.method,
+        "cast_input": c.cast_input,
+        "cast_at": m.cast_at,
+        "tz": m.tz,
+        "year_gz": m.year_gz,
+        "month_gz": m.month_gz,
+        "month_branch": m.month_branch,
+        "day_gz": m.day_gz,
+        "hour_gz": m.hour_gz,
+        "solar_term": m.solar_term,
+        "half_year": m.half_year,
+        "early_rat": int(m.early_rat),
+        "najia_variant": request.najia_variant,
+        "primary_kw": keys.primary_kw,
+        "changed_kw": keys.changed_kw,
+        "moving_mask": keys.moving_mask,
+        "najia_half": keys.najia_half,
+    }
+
+
+def line_rows(request: CastRequest, reading_id: int) -> list[dict[str, Any]]:
+    """The six ``reading_line`` rows of a prepared cast."""
+    c = request.cast
+    return [
+        {
+            "reading_id": reading_id,
+            "position": i,
+            "value": int(v),
+            "coins": None if c.coins is None else c.coins[i - 1],
+        }
+        for i, v in enumerate(c.values, 1)
+    ]
+
+
 def store(conn: Connection, request: CastRequest) -> int:
     """Insert one prepared reading and its six lines; returns the new id."""
-    m, c = request.moment, request.cast
     reading_id = conn.execute(
-        insert(reading)
-        .values(
-            created_at=datetime.now(UTC).isoformat(timespec="microseconds"),
-            question=request.question,
-            method=c.method,
-            cast_input=c.cast_input,
-            cast_at=m.cast_at,
-            tz=m.tz,
-            year_gz=m.year_gz,
-            month_gz=m.month_gz,
-            month_branch=m.month_branch,
-            day_gz=m.day_gz,
-            hour_gz=m.hour_gz,
-            solar_term=m.solar_term,
-            half_year=m.half_year,
-            early_rat=int(m.early_rat),
-            najia_variant=request.najia_variant,
-        )
-        .returning(reading.c.id)
+        insert(reading).values(reading_row(request)).returning(reading.c.id)
     ).scalar_one()
-    conn.execute(
-        insert(reading_line),
-        [
-            {
-                "reading_id": reading_id,
-                "position": i,
-                "value": int(v),
-                "coins": None if c.coins is None else c.coins[i - 1],
-            }
-            for i, v in enumerate(c.values, 1)
-        ],
-    )
+    conn.execute(insert(reading_line), line_rows(request, int(reading_id)))
     return int(reading_id)
 
 

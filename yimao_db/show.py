@@ -18,9 +18,7 @@ from yimao_db.errors import UsageError
 from yimao_db.names import VOCABULARIES
 from yimao_db.output import pad, render
 from yimao_db.schema import metadata
-
-YANG = "━━━━━━━"
-YIN = "━━━ ━━━"
+from yimao_db.vocab import YANG_BAR, YIN_BAR
 
 # tables whose (item, item_kind) columns name an entity of another vocabulary by kind
 SOFT_REFERENCES = ("matter_preference",)
@@ -57,7 +55,7 @@ def render_hexagram(data: dict[str, Any]) -> str:
     ]
     for line in reversed(data["lines"]):
         row = (
-            f"  {line['position']} {YANG if line['yang'] else YIN}  "
+            f"  {line['position']} {YANG_BAR if line['yang'] else YIN_BAR}  "
             f"{line['relative']} {line['ganzhi']} {line['element']} {pad(marks(line), 2)}"
             f" {line['mansion']}"
         )

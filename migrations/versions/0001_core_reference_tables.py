@@ -10,14 +10,19 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from yimao_db import migrating
+from yimao_db.migrating import ViewSQL
+
 revision: str = "0001"
 down_revision: str | None = None
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
-VIEWS = {
-    "v_ganzhi": """
+VIEWS = (
+    ViewSQL(
+        "v_ganzhi",
+        """
 SELECT g.ordinal, g.name, g.stem, g.branch,
        n.element AS nayin_element, g.nayin AS nayin_name,
        g.xun_head, g.void_first || g.void_second AS void_branches,
@@ -25,7 +30,10 @@ SELECT g.ordinal, g.name, g.stem, g.branch,
 FROM ganzhi g
 JOIN nayin n ON n.name = g.nayin
 """,
-    "v_hexagram": """
+    ),
+    ViewSQL(
+        "v_hexagram",
+        """
 SELECT h.king_wen, h.bits, h.name, h.short_name, h.upper, h.lower,
        h.palace, t.element AS palace_element, p.jingfang_order AS palace_order,
        h.generation, gen.name AS generation_name, h.world, h.response,
@@ -38,20 +46,27 @@ JOIN trigram t ON t.name = h.palace
 JOIN generation gen ON gen.ordinal = h.generation
 JOIN hexagram_line w ON w.king_wen = h.king_wen AND w.position = h.world
 """,
-    "v_line": """
+    ),
+    ViewSQL(
+        "v_line",
+        """
 SELECT l.king_wen, h.bits, l.position, l.yang, l.stem, l.branch, l.ganzhi,
        l.element, l.relative, l.is_world, l.is_response, l.is_between, l.mansion,
        h.name AS hexagram_name
 FROM hexagram_line l
 JOIN hexagram h ON h.king_wen = l.king_wen
 """,
-    "v_hidden": """
+    ),
+    ViewSQL(
+        "v_hidden",
+        """
 SELECT s.king_wen, s.position, s.relative, s.ganzhi, s.element,
        o.ganzhi AS over_ganzhi, s.stem, s.branch, o.relative AS over_relative
 FROM hidden_spirit s
 JOIN hexagram_line o ON o.king_wen = s.king_wen AND o.position = s.position
 """,
-}
+    ),
+)
 
 
 def upgrade() -> None:
@@ -605,13 +620,11 @@ def upgrade() -> None:
         comment="伏神: relatives absent from a hexagram, taken from its palace's pure hexagram at the same position; each hides under the hexagram's own line there (§11, standard).",
     )
 
-    for name, sql in VIEWS.items():
-        op.execute(f"CREATE VIEW {name} AS {sql}")
+    migrating.create_views(op, VIEWS)
 
 
 def downgrade() -> None:
-    for name in reversed(VIEWS):
-        op.execute(f"DROP VIEW {name}")
+    migrating.drop_views(op, VIEWS)
     op.drop_table("hidden_spirit")
     op.drop_table("hexagram_line")
     op.drop_table("hexagram")

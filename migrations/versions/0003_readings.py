@@ -15,41 +15,14 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from yimao_db import migrating
+from yimao_db.migrating import ViewSQL
+
 revision: str = "0003"
 down_revision: str | None = "0002"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-
-def _pivot(expr: str) -> str:
-    """Six rows ``x`` (positions 1..6) as one string: ``expr`` of each, line 1 first.
-
-    Portable SQL (no string_agg/group_concat), for an aggregate over one reading's or one
-    hexagram's lines; a missing position contributes ''.
-    """
-    return " || ".join(
-        f"MAX(CASE WHEN x.position = {p} THEN {expr.format(p=p)} ELSE '' END)" for p in range(1, 7)
-    )
-
-
-def _lines(expr: str, sep: str = " || ") -> str:
-    """An expression over the six lines ``l1`` .. ``l6`` of a hexagram, joined by ``sep``."""
-    return sep.join(expr.format(l=f"l{p}", p=p) for p in range(1, 7))
-
-
-def _pairs(alias: str, relation: str) -> str:
-    """LEFT JOINs ``alias``1..3: the ``relation`` between line pairs 1–4, 2–5, 3–6."""
-    return "\n".join(
-        f"LEFT JOIN branch_relation {alias}{k} ON {alias}{k}.relation = '{relation}'"
-        f" AND {alias}{k}.first = l{k}.branch AND {alias}{k}.second = l{k + 3}.branch"
-        for k in (1, 2, 3)
-    )
-
-
-NAJIA_HALF = (
-    "CASE WHEN r.najia_variant = 'seasonal' AND r.half_year = '夏至後' "
-    "THEN '夏至後' ELSE '冬至後' END"
-)
 
 # How the views are written (measured; docs/readings.md has the figures):
 # - No GROUP BY on the reading path. SQLite materialises an aggregate view whole, for every
@@ -69,8 +42,10 @@ NAJIA_HALF = (
 #   come from v_month_spirit_branch, materialised once per query.
 # - SQLite allows 64 tables in a statement: the three views together use fewer (the
 #   subqueries do not count), so users can join them.
-VIEWS = {
-    "v_month_spirit_branch": """
+VIEWS = (
+    ViewSQL(
+        "v_month_spirit_branch",
+        """
 SELECT x.month_branch, x.branch, x.spirit_count,
        s_lo.name || CASE WHEN x.hi <> x.lo THEN ',' || s_hi.name ELSE '' END AS spirits
 FROM (SELECT m.month_branch, m.branch, MIN(s.ordinal) AS lo, MAX(s.ordinal) AS hi,
@@ -80,36 +55,54 @@ FROM (SELECT m.month_branch, m.branch, MIN(s.ordinal) AS lo, MAX(s.ordinal) AS h
 JOIN spirit s_lo ON s_lo.ordinal = x.lo
 JOIN spirit s_hi ON s_hi.ordinal = x.hi
 """,
-    "v_hexagram_pattern": f"""
+    ),
+    ViewSQL(
+        "v_hexagram_pattern",
+        """
 SELECT h.king_wen, n.king_wen AS nuclear_king_wen,
        CASE WHEN c1.first IS NOT NULL AND c2.first IS NOT NULL AND c3.first IS NOT NULL
             THEN 1 ELSE 0 END AS is_liuchong,
        CASE WHEN m1.first IS NOT NULL AND m2.first IS NOT NULL AND m3.first IS NOT NULL
             THEN 1 ELSE 0 END AS is_liuhe,
-       rtrim({_lines("CASE WHEN {l}.branch = h.gua_shen THEN '{p},' ELSE '' END")}, ',')
+       rtrim(CASE WHEN l1.branch = h.gua_shen THEN '1,' ELSE '' END || CASE WHEN l2.branch = h.gua_shen THEN '2,' ELSE '' END || CASE WHEN l3.branch = h.gua_shen THEN '3,' ELSE '' END || CASE WHEN l4.branch = h.gua_shen THEN '4,' ELSE '' END || CASE WHEN l5.branch = h.gua_shen THEN '5,' ELSE '' END || CASE WHEN l6.branch = h.gua_shen THEN '6,' ELSE '' END, ',')
          AS gua_shen_positions
 FROM hexagram h
 CROSS JOIN hexagram n
-{_lines("CROSS JOIN hexagram_line {l}", chr(10))}
-{_pairs("c", "六衝")}
-{_pairs("m", "六合")}
+CROSS JOIN hexagram_line l1
+CROSS JOIN hexagram_line l2
+CROSS JOIN hexagram_line l3
+CROSS JOIN hexagram_line l4
+CROSS JOIN hexagram_line l5
+CROSS JOIN hexagram_line l6
+LEFT JOIN branch_relation c1 ON c1.relation = '六衝' AND c1.first = l1.branch AND c1.second = l4.branch
+LEFT JOIN branch_relation c2 ON c2.relation = '六衝' AND c2.first = l2.branch AND c2.second = l5.branch
+LEFT JOIN branch_relation c3 ON c3.relation = '六衝' AND c3.first = l3.branch AND c3.second = l6.branch
+LEFT JOIN branch_relation m1 ON m1.relation = '六合' AND m1.first = l1.branch AND m1.second = l4.branch
+LEFT JOIN branch_relation m2 ON m2.relation = '六合' AND m2.first = l2.branch AND m2.second = l5.branch
+LEFT JOIN branch_relation m3 ON m3.relation = '六合' AND m3.first = l3.branch AND m3.second = l6.branch
 WHERE n.bits = substr(h.bits, 2, 3) || substr(h.bits, 3, 3)
-  AND {_lines("{l}.king_wen = h.king_wen AND {l}.position = {p}", " AND ")}
+  AND l1.king_wen = h.king_wen AND l1.position = 1 AND l2.king_wen = h.king_wen AND l2.position = 2 AND l3.king_wen = h.king_wen AND l3.position = 3 AND l4.king_wen = h.king_wen AND l4.position = 4 AND l5.king_wen = h.king_wen AND l5.position = 5 AND l6.king_wen = h.king_wen AND l6.position = 6
 """,
-    "v_reading_cast": f"""
+    ),
+    ViewSQL(
+        "v_reading_cast",
+        """
 SELECT r.id AS reading_id,
-       (SELECT {_pivot("CASE WHEN x.value IN (7, 9) THEN '1' ELSE '0' END")}
+       (SELECT MAX(CASE WHEN x.position = 1 THEN CASE WHEN x.value IN (7, 9) THEN '1' ELSE '0' END ELSE '' END) || MAX(CASE WHEN x.position = 2 THEN CASE WHEN x.value IN (7, 9) THEN '1' ELSE '0' END ELSE '' END) || MAX(CASE WHEN x.position = 3 THEN CASE WHEN x.value IN (7, 9) THEN '1' ELSE '0' END ELSE '' END) || MAX(CASE WHEN x.position = 4 THEN CASE WHEN x.value IN (7, 9) THEN '1' ELSE '0' END ELSE '' END) || MAX(CASE WHEN x.position = 5 THEN CASE WHEN x.value IN (7, 9) THEN '1' ELSE '0' END ELSE '' END) || MAX(CASE WHEN x.position = 6 THEN CASE WHEN x.value IN (7, 9) THEN '1' ELSE '0' END ELSE '' END)
         FROM reading_line x WHERE x.reading_id = r.id) AS primary_bits,
-       (SELECT {_pivot("CASE WHEN x.value IN (6, 7) THEN '1' ELSE '0' END")}
+       (SELECT MAX(CASE WHEN x.position = 1 THEN CASE WHEN x.value IN (6, 7) THEN '1' ELSE '0' END ELSE '' END) || MAX(CASE WHEN x.position = 2 THEN CASE WHEN x.value IN (6, 7) THEN '1' ELSE '0' END ELSE '' END) || MAX(CASE WHEN x.position = 3 THEN CASE WHEN x.value IN (6, 7) THEN '1' ELSE '0' END ELSE '' END) || MAX(CASE WHEN x.position = 4 THEN CASE WHEN x.value IN (6, 7) THEN '1' ELSE '0' END ELSE '' END) || MAX(CASE WHEN x.position = 5 THEN CASE WHEN x.value IN (6, 7) THEN '1' ELSE '0' END ELSE '' END) || MAX(CASE WHEN x.position = 6 THEN CASE WHEN x.value IN (6, 7) THEN '1' ELSE '0' END ELSE '' END)
         FROM reading_line x WHERE x.reading_id = r.id) AS changed_bits,
-       (SELECT rtrim({_pivot("CASE WHEN x.value IN (6, 9) THEN '{p},' ELSE '' END")}, ',')
+       (SELECT rtrim(MAX(CASE WHEN x.position = 1 THEN CASE WHEN x.value IN (6, 9) THEN '1,' ELSE '' END ELSE '' END) || MAX(CASE WHEN x.position = 2 THEN CASE WHEN x.value IN (6, 9) THEN '2,' ELSE '' END ELSE '' END) || MAX(CASE WHEN x.position = 3 THEN CASE WHEN x.value IN (6, 9) THEN '3,' ELSE '' END ELSE '' END) || MAX(CASE WHEN x.position = 4 THEN CASE WHEN x.value IN (6, 9) THEN '4,' ELSE '' END ELSE '' END) || MAX(CASE WHEN x.position = 5 THEN CASE WHEN x.value IN (6, 9) THEN '5,' ELSE '' END ELSE '' END) || MAX(CASE WHEN x.position = 6 THEN CASE WHEN x.value IN (6, 9) THEN '6,' ELSE '' END ELSE '' END), ',')
         FROM reading_line x WHERE x.reading_id = r.id) AS moving_lines,
        (SELECT COALESCE(SUM(CASE WHEN x.value IN (6, 9) THEN 1 ELSE 0 END), 0)
         FROM reading_line x WHERE x.reading_id = r.id) AS moving_count,
        (SELECT COUNT(*) FROM reading_line x WHERE x.reading_id = r.id) AS line_count
 FROM reading r
 """,
-    "v_reading": """
+    ),
+    ViewSQL(
+        "v_reading",
+        """
 SELECT r.id AS reading_id, r.question, r.cast_at, r.tz,
        r.year_gz, r.month_gz, r.day_gz, r.hour_gz,
        d.void_first || d.void_second AS void_branches,
@@ -130,7 +123,10 @@ LEFT JOIN hexagram c ON c.bits = rc.changed_bits AND c.king_wen <> p.king_wen
 WHERE rc.reading_id = r.id AND d.name = r.day_gz AND p.bits = rc.primary_bits
   AND g.ordinal = p.generation AND pat.king_wen = p.king_wen
 """,
-    "v_reading_line": f"""
+    ),
+    ViewSQL(
+        "v_reading_line",
+        """
 SELECT r.id AS reading_id, rl.position, rl.value,
        CASE WHEN rl.value IN (6, 9) THEN 1 ELSE 0 END AS is_moving,
        nj.stem, l.branch, l.element, l.relative,
@@ -171,7 +167,7 @@ LEFT JOIN noble_hour nh ON nh.hour_branch = hs.hour_branch
 LEFT JOIN hexagram ch ON ch.bits = rc.changed_bits AND ch.king_wen <> h.king_wen
 CROSS JOIN reading_line rl
 CROSS JOIN hexagram_line l
-LEFT JOIN najia nj ON nj.half_year = {NAJIA_HALF}
+LEFT JOIN najia nj ON nj.half_year = CASE WHEN r.najia_variant = 'seasonal' AND r.half_year = '夏至後' THEN '夏至後' ELSE '冬至後' END
   AND nj.trigram = CASE WHEN rl.position <= 3 THEN h.lower ELSE h.upper END
   AND nj.position = rl.position
 LEFT JOIN day_spirit ds ON ds.day_stem = d.stem AND ds.position = rl.position
@@ -182,7 +178,7 @@ LEFT JOIN day_spirit hsp
 LEFT JOIN noble_general ng ON ng.day_stem = d.stem AND ng.half = nh.half AND ng.branch = l.branch
 LEFT JOIN hexagram_line cl  -- still lines look up nothing from here on (NULL keys)
   ON cl.king_wen = CASE WHEN rl.value IN (6, 9) THEN ch.king_wen END AND cl.position = rl.position
-LEFT JOIN najia cnj ON cnj.half_year = {NAJIA_HALF}
+LEFT JOIN najia cnj ON cnj.half_year = CASE WHEN r.najia_variant = 'seasonal' AND r.half_year = '夏至後' THEN '夏至後' ELSE '冬至後' END
   AND cnj.trigram = CASE WHEN rl.position <= 3 THEN ch.lower ELSE ch.upper END
   AND cnj.position = cl.position
 LEFT JOIN element ce ON ce.name = cl.element
@@ -197,7 +193,10 @@ WHERE rc.reading_id = r.id AND h.bits = rc.primary_bits AND d.name = r.day_gz
   AND pt.name = h.palace AND pe.name = pt.element AND rl.reading_id = r.id
   AND l.king_wen = h.king_wen AND l.position = rl.position
 """,
-    "v_reading_hidden": f"""
+    ),
+    ViewSQL(
+        "v_reading_hidden",
+        """
 SELECT r.id AS reading_id, hs.position, hs.relative,
        hnj.stem || hs.branch AS ganzhi, hs.element, onj.stem || o.branch AS over_ganzhi,
        CASE WHEN hs.branch IN (d.void_first, d.void_second) THEN 1 ELSE 0 END AS is_void,
@@ -209,9 +208,9 @@ CROSS JOIN hexagram h
 CROSS JOIN ganzhi d
 CROSS JOIN hidden_spirit hs
 LEFT JOIN hexagram_line o ON o.king_wen = h.king_wen AND o.position = hs.position
-LEFT JOIN najia hnj ON hnj.half_year = {NAJIA_HALF} AND hnj.trigram = h.palace
+LEFT JOIN najia hnj ON hnj.half_year = CASE WHEN r.najia_variant = 'seasonal' AND r.half_year = '夏至後' THEN '夏至後' ELSE '冬至後' END AND hnj.trigram = h.palace
   AND hnj.position = hs.position
-LEFT JOIN najia onj ON onj.half_year = {NAJIA_HALF}
+LEFT JOIN najia onj ON onj.half_year = CASE WHEN r.najia_variant = 'seasonal' AND r.half_year = '夏至後' THEN '夏至後' ELSE '冬至後' END
   AND onj.trigram = CASE WHEN hs.position <= 3 THEN h.lower ELSE h.upper END
   AND onj.position = hs.position
 LEFT JOIN seasonal_strength ss ON ss.month_branch = r.month_branch AND ss.element = hs.element
@@ -221,7 +220,8 @@ LEFT JOIN branch_relation mb
 WHERE rc.reading_id = r.id AND h.bits = rc.primary_bits AND d.name = r.day_gz
   AND hs.king_wen = h.king_wen
 """,
-}
+    ),
+)
 
 
 def upgrade() -> None:
@@ -342,12 +342,10 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("reading_id", "position", name=op.f("pk_reading_line")),
         comment="The six cast lines of a reading: value 6..9 and, when thrown, the coins (§2).",
     )
-    for name, sql in VIEWS.items():
-        op.execute(f"CREATE VIEW {name} AS {sql}")
+    migrating.create_views(op, VIEWS)
 
 
 def downgrade() -> None:
-    for name in reversed(VIEWS):
-        op.execute(f"DROP VIEW {name}")
+    migrating.drop_views(op, VIEWS)
     op.drop_table("reading_line")
     op.drop_table("reading")

@@ -16,13 +16,18 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from yimao_db import migrating
+from yimao_db.migrating import ViewSQL
+
 revision: str = "0004"
 down_revision: str | None = "0003"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-VIEWS = {
-    "v_passage_citation": """
+VIEWS = (
+    ViewSQL(
+        "v_passage_citation",
+        """
 SELECT s.id AS passage, s.chapter_no, s.passage_no, s.chapter,
        c.table_name, c.row_key, c.basis
 FROM (
@@ -172,7 +177,8 @@ FROM world_omen
 ) c
 JOIN source_passage s ON s.id = c.passage
 """,
-}
+    ),
+)
 
 
 def upgrade() -> None:
@@ -248,12 +254,10 @@ def upgrade() -> None:
         ),
         comment="One row per column of every table and view: its meaning, its domain (from the CHECK constraints and foreign keys) and the passage it comes from.",
     )
-    for name, sql in VIEWS.items():
-        op.execute(f"CREATE VIEW {name} AS {sql}")
+    migrating.create_views(op, VIEWS)
 
 
 def downgrade() -> None:
-    for name in reversed(VIEWS):
-        op.execute(f"DROP VIEW {name}")
+    migrating.drop_views(op, VIEWS)
     op.drop_table("meta_column")
     op.drop_table("meta_table")

@@ -1,8 +1,19 @@
-"""Hexagrams from their names (§3); primary, changed and nuclear (互卦) bits (§11)."""
+"""Hexagrams: from their names (§3); primary and changed from cast values (§11); the facts
+of a whole hexagram read from its lines: 互卦, 六衝卦, 六合卦 and the lines holding the 卦身
+(§9.1, standard)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
 from yimao_db.facts import facts
+from yimao_db.rules import bodies, stars
+from yimao_db.rules.lines import Line, changed_yang, hidden_spirits, is_yang, lines
+from yimao_db.rules.najia import lower_upper
+from yimao_db.rules.palaces import between_lines, palace_walk, response_line, world_line
+from yimao_db.rules.relations import clash, harmony
 
 
 def bits_from_name(name: str) -> str:
@@ -15,16 +26,108 @@ def bits_from_name(name: str) -> str:
     return lower.bits + upper.bits
 
 
+def primary_bits(values: str) -> str:
+    """The primary hexagram 本卦 of six values 6..9, line 1 first."""
+    return "".join("1" if is_yang(int(v)) else "0" for v in values)
+
+
+def changed_bits(values: str) -> str:
+    """The hexagram the lines change into 變卦: the old lines turned into their opposite."""
+    return "".join("1" if changed_yang(int(v)) else "0" for v in values)
+
+
 def nuclear_bits(bits: str) -> str:
     """互卦: lines 2–4 as the lower trigram, 3–5 as the upper."""
     return bits[1:4] + bits[2:5]
 
 
-def changed_bits(values: str) -> str:
-    """The changed hexagram's bits from six line values 6..9 (old lines flip)."""
-    return "".join({"6": "1", "7": "1", "8": "0", "9": "0"}[v] for v in values)
+PAIRS = ((1, 4), (2, 5), (3, 6))  # a line and its counterpart in the other trigram
 
 
-def primary_bits(values: str) -> str:
-    """The primary hexagram's bits from six line values 6..9 (7, 9 yang)."""
-    return "".join("1" if v in "79" else "0" for v in values)
+def is_liuchong(branches: Sequence[str]) -> bool:
+    """六衝卦: the branches of lines 1–4, 2–5 and 3–6 all clash (``branches`` line 1 first)."""
+    return all(clash(branches[a - 1]) == branches[b - 1] for a, b in PAIRS)
+
+
+def is_liuhe(branches: Sequence[str]) -> bool:
+    """六合卦: the branches of lines 1–4, 2–5 and 3–6 all combine 六合."""
+    return all(harmony(branches[a - 1]) == branches[b - 1] for a, b in PAIRS)
+
+
+def gua_shen_positions(branches: Sequence[str], gua_shen: str) -> tuple[int, ...]:
+    """The lines whose branch is the 卦身 (none when it is absent, two for 兩身, §9.1, §9.3)."""
+    return tuple(p for p, b in enumerate(branches, 1) if b == gua_shen)
+
+
+# --- the 64 hexagrams as the book lays them out ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hexagram:
+    """A hexagram with everything the book derives from its place in its palace."""
+
+    king_wen: int
+    bits: str
+    name: str
+    short_name: str
+    lower: str  # inner trigram
+    upper: str  # outer trigram
+    palace: str
+    palace_element: str
+    pure_bits: str  # the palace's pure hexagram 本宮, its trigram doubled
+    generation: int  # 0 本宮 .. 5 五世, 6 遊魂, 7 歸魂
+    sequence: int  # 1..64 in the palace-by-palace walk
+    world: int
+    response: int
+    between: tuple[int, int]
+    five_star: str
+    world_mansion_jingfang: str
+    mansions: dict[int, str]  # 黃金策 mansion of each line
+    gua_shen: str
+    shi_shen_line: int
+    lines: tuple[Line, ...]  # bottom first, fixed najia, relatives against the palace
+    hidden: tuple[Line, ...]  # 伏神, each at the position of its 飛神
+
+
+@cache
+def hexagrams() -> dict[str, Hexagram]:
+    """Every hexagram by its bits, derived from the palace walk (§3.3, §8, §9, §11)."""
+    f = facts()
+    names = {bits_from_name(name): (kw, name, short) for kw, name, short in f.hexagram_names}
+    out = {}
+    for member in palace_walk():
+        kw, name, short = names[member.bits]
+        element = f.trigrams[member.palace].element
+        pure = f.trigrams[member.palace].bits * 2
+        own = lines(member.bits, element)
+        world, response = world_line(member.generation), response_line(member.generation)
+        lower, upper = lower_upper(member.bits)
+        out[member.bits] = Hexagram(
+            king_wen=kw,
+            bits=member.bits,
+            name=name,
+            short_name=short,
+            lower=lower,
+            upper=upper,
+            palace=member.palace,
+            palace_element=element,
+            pure_bits=pure,
+            generation=member.generation,
+            sequence=member.sequence,
+            world=world,
+            response=response,
+            between=between_lines(world, response),
+            five_star=stars.five_star(member.sequence),
+            world_mansion_jingfang=stars.jingfang_world_mansion(member.sequence),
+            mansions=stars.huangjin_mansions(member.palace, member.generation, world, response),
+            gua_shen=bodies.gua_shen(world, own[world - 1].yang),
+            shi_shen_line=bodies.shi_shen_line(own[world - 1].branch),
+            lines=tuple(own),
+            hidden=tuple(hidden_spirits(own, lines(pure, element))),
+        )
+    return out
+
+
+def by_king_wen(king_wen: int) -> Hexagram:
+    """The hexagram of King Wen number ``king_wen``."""
+    return next(h for h in hexagrams().values() if h.king_wen == king_wen)

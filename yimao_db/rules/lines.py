@@ -1,4 +1,5 @@
-"""The six lines of a hexagram and its hidden spirits 伏神 (§4, §6, §8, §11)."""
+"""The six lines: what a cast value means (§2.3, §4.5), the najia lines of a hexagram with
+their relatives (§4, §6), and its hidden spirits 伏神 (standard, §11)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,39 @@ from dataclasses import dataclass
 from yimao_db.facts import facts
 from yimao_db.rules.elements import relative
 from yimao_db.rules.najia import line_stem_branch
+
+# --- a cast value 6..9 (§2.3) ---------------------------------------------------------------
+
+VALUES = (6, 7, 8, 9)
+VALUE_NAMES = {6: "交", 7: "單", 8: "拆", 9: "重"}  # §2.3: 三仰 交, 一奇 單, 二奇 拆, 三覆 重
+
+
+def is_yang(value: int) -> bool:
+    """7 (少陽) and 9 (老陽) are yang lines; 6 and 8 yin (§2.3)."""
+    return value in (7, 9)
+
+
+def is_moving(value: int) -> bool:
+    """The old lines 6 and 9 change; the young ones do not (老變少不變, §4.5)."""
+    return value in (6, 9)
+
+
+def changed_yang(value: int) -> bool:
+    """Whether the line is yang once the old lines have changed into their opposite."""
+    return is_yang(value) != is_moving(value)
+
+
+def moving_mask(values: str) -> int:
+    """The moving lines of six values (line 1 first) as a bit mask: bit p-1 for line p."""
+    return sum(1 << i for i, v in enumerate(values) if is_moving(int(v)))
+
+
+def mask_lines(mask: int) -> tuple[int, ...]:
+    """The line numbers of a moving-line mask, bottom first (0b1001 → 1, 4)."""
+    return tuple(p for p in range(1, 7) if mask >> (p - 1) & 1)
+
+
+# --- the najia lines of a hexagram ----------------------------------------------------------
 
 
 @dataclass(frozen=True)

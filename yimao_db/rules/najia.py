@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from yimao_db.facts import facts
-
-FIXED = "fixed"
-SEASONAL = "seasonal"
-AFTER_WINTER = "冬至後"
-AFTER_SUMMER = "夏至後"
+from yimao_db.vocab import AFTER_SUMMER, AFTER_WINTER, FIXED, SEASONAL
 
 
 def trigram_of_bits(bits: str) -> str:
     """The trigram whose bits (bottom first) are ``bits``."""
     return next(t.name for t in facts().trigrams.values() if t.bits == bits)
+
+
+def table_half(variant: str, half_year: str | None) -> str:
+    """The half of the najia table a reading uses (§4.3): the 夏至後 stems only with the
+    seasonal variant after the summer solstice; the fixed table (冬至後) otherwise."""
+    return AFTER_SUMMER if variant == SEASONAL and half_year == AFTER_SUMMER else AFTER_WINTER
 
 
 def lower_upper(bits: str) -> tuple[str, str]:

@@ -2,12 +2,28 @@
 
 Every table is a Core ``Table`` whose ``comment`` is its description and whose columns each
 carry a ``comment``; PostgreSQL stores both, and for SQLite (which drops comments) the
-``meta_*`` tables and ``docs/schema.md`` carry them. Importing this package declares every
-table; a module that needs only its own tables (casting a reading needs ``reading`` and
-``reading_line``) imports that module alone.
+``meta_*`` tables and ``docs/schema.md`` carry them.
+
+``from yimao_db.schema import metadata`` declares every table first. A module that needs
+only its own tables imports that module alone (casting a reading imports
+:mod:`yimao_db.schema.readings`, whose two tables cost a fraction of the fifty-odd).
 """
 
-from yimao_db.schema import core, docs, readings, rules, sources, symbols
-from yimao_db.schema.base import metadata
+from __future__ import annotations
 
-__all__ = ["core", "docs", "metadata", "readings", "rules", "sources", "symbols"]
+import importlib
+from typing import Any
+
+MODULES = ("sources", "core", "rules", "symbols", "readings", "docs")
+
+
+def __getattr__(name: str) -> Any:
+    if name == "metadata":
+        for module in MODULES:
+            importlib.import_module(f"yimao_db.schema.{module}")
+        from yimao_db.schema.base import metadata
+
+        return metadata
+    if name in MODULES:
+        return importlib.import_module(f"yimao_db.schema.{name}")
+    raise AttributeError(f"module 'yimao_db.schema' has no attribute {name!r}")

@@ -55,7 +55,8 @@ def table(name: str, doc: str, *items: SchemaItem, section: str, cited: bool = F
                 String(8),
                 nullable=False,
                 comment="book: stated by the cited passage; standard: standard 京房 practice the "
-                "book presupposes; decision: a spec Decision",
+                "book presupposes; decision: a choice made where the book is silent "
+                "(docs/rules.md)",
             ),
             one_of("basis", BASIS),
             CheckConstraint("basis <> 'book' OR passage IS NOT NULL", name="book_cites"),

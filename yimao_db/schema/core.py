@@ -1,4 +1,4 @@
-"""Core reference tables (issue 2): vocabularies, the sixty, trigrams, palaces, hexagrams, lines.
+"""Core reference tables: vocabularies, the sixty, trigrams, palaces, hexagrams, lines.
 
 Vocabularies are lookup tables with natural ids (the canonical traditional character is the
 key); association rows have composite keys. Every column carries a ``comment`` that the
@@ -10,10 +10,10 @@ from __future__ import annotations
 from sqlalchemy import Integer, String, UniqueConstraint
 
 from yimao_db.schema.base import between, bits, boolean, col, fk, name_pk, one_of, table
+from yimao_db.vocab import HALF_YEARS
 
 SECTION = "core"
 
-HALF_YEARS = ("冬至後", "夏至後")
 RELATIONS = ("same", "generates_me", "i_generate", "i_control", "controls_me")
 
 
@@ -329,5 +329,52 @@ name_alias = table(
         String(16),
         comment="canonical, short, simplified, variant, pinyin, english, number or bits",
     ),
+    section=SECTION,
+)
+
+
+line_najia = table(
+    "line_najia",
+    "The najia stem of every line under each half of the najia table (§4.3): the 冬至後 half "
+    "is the fixed table, the 夏至後 half swaps the inner and outer stems of 乾 and 坤. A "
+    "reading joins the half it uses (reading.najia_half).",
+    col("king_wen", Integer, fk("hexagram.king_wen"), primary_key=True, comment="The hexagram"),
+    col("position", Integer, primary_key=True, comment="Line 1..6 from the bottom"),
+    col("half_year", String(4), primary_key=True, comment="冬至後 (the fixed table) or 夏至後"),
+    col("stem", String(1), fk("stem.name"), comment="Najia stem in that half (§4.3)"),
+    col("ganzhi", String(2), fk("ganzhi.name"), comment="Stem + branch in that half"),
+    between("position", 1, 6),
+    one_of("half_year", HALF_YEARS),
+    section=SECTION,
+)
+
+
+hexagram_pattern = table(
+    "hexagram_pattern",
+    "Facts of a whole hexagram read from its lines (standard): its nuclear hexagram 互卦, "
+    "whether it is a 六衝卦 or a 六合卦 (lines 1–4, 2–5 and 3–6 all clash or all combine), "
+    "and the lines holding its 卦身 (§9.1).",
+    col("king_wen", Integer, fk("hexagram.king_wen"), primary_key=True, comment="The hexagram"),
+    col(
+        "nuclear_king_wen",
+        Integer,
+        fk("hexagram.king_wen"),
+        comment="Its nuclear hexagram 互卦 (lines 2–4 below, 3–5 above)",
+    ),
+    col(
+        "pure_king_wen",
+        Integer,
+        fk("hexagram.king_wen"),
+        comment="The pure hexagram 本宮 of its palace, where its hidden spirits come from",
+    ),
+    col("is_liuchong", Integer, comment="1 for a 六衝卦: its three line pairs clash"),
+    col("is_liuhe", Integer, comment="1 for a 六合卦: its three line pairs combine"),
+    col(
+        "gua_shen_positions",
+        String(3),
+        comment="The lines whose branch is the 卦身, joined by ',' (empty when absent, §9.1)",
+    ),
+    boolean("is_liuchong"),
+    boolean("is_liuhe"),
     section=SECTION,
 )

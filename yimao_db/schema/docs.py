@@ -1,4 +1,4 @@
-"""Documentation inside the database (issue 4): every table, view and column described.
+"""Documentation inside the database: every table, view and column described.
 
 The rows are built by :mod:`yimao_db.docs` (tables from the models' docstrings and column
 comments, views from a hand-written dictionary) and seeded by ``seed/s95_docs.py``; SQLite
@@ -74,5 +74,52 @@ meta_column = table(
     ),
     UniqueConstraint("table_name", "ordinal"),
     boolean("is_key"),
+    section=SECTION,
+)
+
+
+passage_citation = table(
+    "passage_citation",
+    "Every row that cites a passage, from every table with a passage column: the seed "
+    "collects them from the schema, so a new cited table is listed without further work. "
+    "v_passage_citation joins it with source_passage.",
+    col(
+        "table_name",
+        String(40),
+        fk("meta_table.name"),
+        primary_key=True,
+        comment="The table holding the citing row",
+    ),
+    col(
+        "row_key",
+        String(120),
+        primary_key=True,
+        comment="The citing row's primary key, its columns joined by '|' in key order",
+    ),
+    col("passage", String(8), fk("source_passage.id"), comment="The passage it cites"),
+    col(
+        "basis",
+        String(8),
+        nullable=True,
+        comment="The row's basis (book, standard, decision); NULL for documentation rows",
+    ),
+    section=SECTION,
+)
+
+
+contract_version = table(
+    "contract_version",
+    "The versions of the column contract of the public views (v_ganzhi, v_hexagram, v_line, "
+    "v_hidden, v_reading, v_reading_line, v_reading_hidden, v_passage_citation): an app "
+    "reads the highest version to know which columns it can rely on. A version changes "
+    "whenever a public view gains, loses or renames a column.",
+    col("version", Integer, primary_key=True, autoincrement=False, comment="1, 2, …"),
+    col("summary", Text, comment="What changed in this version, in a sentence"),
+    col(
+        "changes",
+        Text,
+        comment="The columns added and removed, per view (+column, -column); for version 1 "
+        "the views it starts with",
+    ),
     section=SECTION,
 )

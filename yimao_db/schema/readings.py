@@ -1,17 +1,38 @@
-"""Readings (issue 3): only what was cast and when. Every derived fact comes from the views."""
+"""Readings: what was cast and when, plus the keys derived from the lines at insert.
+
+A reading stores its inputs (the six values, the moment, how it was cast) and four keys
+computed from them by :mod:`yimao_db.rules` when it is written, in the same transaction
+(primary and changed hexagram, moving-line mask, najia half), so that reports can group
+and join on them; ``yimao check`` recomputes them. Everything else a chart shows comes
+from the views.
+"""
 
 from __future__ import annotations
 
 from sqlalchemy import CheckConstraint, ForeignKey, Integer, String, Text
 
 from yimao_db.schema.base import between, boolean, col, fk, one_of, table
-from yimao_db.schema.core import HALF_YEARS
+from yimao_db.vocab import HALF_YEARS, NAJIA_VARIANTS
 
 SECTION = "readings"
 
+# The columns of reading derived from its lines at insert (the rest are its inputs).
+KEY_COLUMNS = ("primary_kw", "changed_kw", "moving_mask", "najia_half")
 MAX_ID = 2**63 - 1  # the largest reading id SQLite and PostgreSQL can hold
 METHODS = ("values", "coins", "notation", "hexagram", "random")
-NAJIA_VARIANTS = ("fixed", "seasonal")
+
+
+moving_lines = table(
+    "moving_lines",
+    "The 64 sets of moving lines, as a bit mask (bit p-1 for line p, as reading.moving_mask) "
+    "and as the line numbers a chart prints.",
+    col("mask", Integer, primary_key=True, autoincrement=False, comment="0..63"),
+    col("lines", String(11), comment="The moving lines joined by ',', e.g. 1,4 (empty: none)"),
+    col("line_count", Integer, comment="How many lines move"),
+    between("mask", 0, 63),
+    between("line_count", 0, 6),
+    section=SECTION,
+)
 
 
 reading = table(
@@ -43,10 +64,41 @@ reading = table(
     col("half_year", String(4), nullable=True, comment="冬至後 or 夏至後 at cast_at (§4.3, §12)"),
     col("early_rat", Integer, comment="1 if 23:00–24:00 counted as the next day (早子時, §12)"),
     col("najia_variant", String(8), comment="fixed (default) or seasonal 二老時遷 (§4.3)"),
+    col(
+        "primary_kw",
+        Integer,
+        fk("hexagram.king_wen"),
+        index=True,
+        comment="Key derived from the lines at insert: the primary hexagram 本卦 (7 and 9 yang)",
+    ),
+    col(
+        "changed_kw",
+        Integer,
+        fk("hexagram.king_wen"),
+        nullable=True,
+        index=True,
+        comment="Key derived from the lines at insert: the changed hexagram 變卦 (6 and 9 "
+        "turned over); NULL when no line moves",
+    ),
+    col(
+        "moving_mask",
+        Integer,
+        comment="Key derived from the lines at insert: the moving lines 6 and 9, bit p-1 for "
+        "line p",
+    ),
+    col(
+        "najia_half",
+        String(4),
+        comment="Key derived at insert: the half of the najia table the chart uses, 夏至後 "
+        "only for the seasonal variant after the summer solstice (§4.3)",
+    ),
     one_of("method", METHODS),
     one_of("najia_variant", NAJIA_VARIANTS),
     one_of("half_year", HALF_YEARS),
     boolean("early_rat"),
+    between("moving_mask", 0, 63),
+    one_of("najia_half", HALF_YEARS),
+    CheckConstraint("(changed_kw IS NULL) = (moving_mask = 0)", name="changed_iff_moving"),
     section=SECTION,
 )
 

@@ -11,7 +11,8 @@ SECTION = "sources"
 
 source_passage = table(
     "source_passage",
-    "The 77 numbered passages of 《易冒》卷一 (numbering of shared/seed/passages.tsv). "
+    "The 77 numbered passages of 《易冒》卷一 (chapter and passage, as listed in "
+    "seed/data/passages.tsv). "
     "No text of the book is stored; rows elsewhere cite a passage by its id.",
     col("id", String(8), primary_key=True, comment="Citation, e.g. 8.11"),
     col("chapter_no", Integer, comment="Chapter number 1..10"),

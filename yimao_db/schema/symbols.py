@@ -1,4 +1,4 @@
-"""Symbol tables (issue 4): correspondences, relative and spirit symbols, omens, roles.
+"""Symbol tables: correspondences, relative and spirit symbols, omens, roles.
 
 These are the book's images (象) of chapters 5–10, typed in as ``seed/data/*.tsv`` and
 seeded by ``seed/s30_symbols.py``. Each row cites its passage (``Cited``); the glosses are
@@ -6,9 +6,9 @@ short labels, never the book's sentences. Where one row gathers statements from 
 passages, the row cites the passage that describes the subject and each column's comment
 names the passage its value comes from.
 
-Passage ids follow ``seed/data/passages.tsv``. In chapter 7 that numbering runs one behind
-the spec's from §7.3 on: the spirits' portraits are 7.3–7.6, the offices 司 are 7.7, the
-affinities 7.8 and the likes of the auspicious and inauspicious spirits 7.9.
+Passage ids follow ``seed/data/passages.tsv``: in chapter 7 the spirits' portraits are
+7.3–7.6, the offices 司 7.7, the affinities 7.8 and the likes of the auspicious and
+inauspicious spirits 7.9.
 """
 
 from __future__ import annotations

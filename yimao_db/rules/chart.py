@@ -1,0 +1,196 @@
+"""The chart of a reading, computed from the rules alone: the one oracle.
+
+:func:`reading_keys` gives the keys a reading stores with its lines (primary and changed
+hexagram, moving-line mask, najia half); :func:`chart` gives every value the chart views
+``v_reading``, ``v_reading_line`` and ``v_reading_hidden`` derive, keyed by their column
+names. The views compute the same by joining the rule tables seeded from these functions;
+the tests compare the two on random readings and ``yimao check`` uses them to verify
+stored readings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from yimao_db.facts import facts
+from yimao_db.rules import day_month, spirits, transforms
+from yimao_db.rules.dusk import dusk_mansion
+from yimao_db.rules.elements import relative
+from yimao_db.rules.ganzhi import ordinal_of, void_branches
+from yimao_db.rules.hexagrams import (
+    changed_bits,
+    gua_shen_positions,
+    hexagrams,
+    is_liuchong,
+    is_liuhe,
+    nuclear_bits,
+    primary_bits,
+)
+from yimao_db.rules.lines import is_moving, mask_lines, moving_mask
+from yimao_db.rules.najia import line_stem_branch, table_half
+from yimao_db.vocab import SEASONAL
+
+Row = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ReadingKeys:
+    """What a reading stores beside its lines, derived from them at insert."""
+
+    primary_kw: int
+    changed_kw: int | None  # None when no line moves
+    moving_mask: int  # bit p-1 set when line p moves
+    najia_half: str  # the half of the najia table its chart uses (§4.3)
+
+
+def reading_keys(values: str, najia_variant: str, half_year: str | None) -> ReadingKeys:
+    """The keys of a reading cast as ``values`` (six digits 6..9, line 1 first)."""
+    table = hexagrams()
+    mask = moving_mask(values)
+    return ReadingKeys(
+        primary_kw=table[primary_bits(values)].king_wen,
+        changed_kw=table[changed_bits(values)].king_wen if mask else None,
+        moving_mask=mask,
+        najia_half=table_half(najia_variant, half_year),
+    )
+
+
+@dataclass(frozen=True)
+class Chart:
+    head: Row  # the derived columns of v_reading
+    lines: tuple[Row, ...]  # v_reading_line without reading_id, line 1 first
+    hidden: tuple[Row, ...]  # v_reading_hidden without reading_id, by position
+
+
+def _ganzhi(bits: str, position: int, half: str) -> tuple[str, str]:
+    return line_stem_branch(bits, position, SEASONAL, half)
+
+
+def chart(
+    values: str,
+    *,
+    day_gz: str,
+    month_branch: str,
+    hour_gz: str | None = None,
+    najia_variant: str = "fixed",
+    half_year: str | None = None,
+) -> Chart:
+    """Every derived value of the chart of ``values`` cast at the given moment."""
+    f = facts()
+    keys = reading_keys(values, najia_variant, half_year)
+    table = hexagrams()
+    primary = table[primary_bits(values)]
+    changed = table[changed_bits(values)] if keys.changed_kw is not None else None
+    half = keys.najia_half
+    day_stem, day_branch = day_gz[0], day_gz[1]
+    hour_branch = hour_gz[1] if hour_gz else None
+    branches = [line.branch for line in primary.lines]
+
+    def against_day_and_month(branch: str) -> Row:
+        return {
+            "is_void": int(day_month.is_void(day_gz, branch)),
+            "is_month_break": int(day_month.is_month_break(month_branch, branch)),
+            "strength": day_month.month_strength(month_branch, branch),
+            "stage": day_month.day_stage(day_branch, branch),
+        }
+
+    head: Row = {
+        "void_branches": "".join(void_branches(ordinal_of(day_stem, day_branch))),
+        "primary_king_wen": primary.king_wen,
+        "primary_name": primary.name,
+        "primary_short_name": primary.short_name,
+        "primary_bits": primary.bits,
+        "changed_king_wen": changed.king_wen if changed else None,
+        "changed_name": changed.name if changed else None,
+        "changed_short_name": changed.short_name if changed else None,
+        "changed_bits": changed.bits if changed else None,
+        "palace": primary.palace,
+        "moving_lines": ",".join(str(p) for p in mask_lines(keys.moving_mask)),
+        "nuclear_king_wen": table[nuclear_bits(primary.bits)].king_wen,
+        "is_liuchong": int(is_liuchong(branches)),
+        "is_liuhe": int(is_liuhe(branches)),
+        "generation_name": f.generations[primary.generation],
+        "gua_shen": primary.gua_shen,
+        "gua_shen_positions": ",".join(
+            str(p) for p in gua_shen_positions(branches, primary.gua_shen)
+        ),
+        "shi_shen_line": primary.shi_shen_line,
+    }
+
+    lines = []
+    for line in primary.lines:
+        p, value = line.position, int(values[line.position - 1])
+        stem, _ = _ganzhi(primary.bits, p, half)
+        row: Row = {
+            "position": p,
+            "value": value,
+            "is_moving": int(is_moving(value)),
+            "stem": stem,
+            "branch": line.branch,
+            "element": line.element,
+            "relative": line.relative,
+            "ganzhi": stem + line.branch,
+            "spirit": spirits.day_spirits(day_stem)[p - 1],
+            "hour_spirit": spirits.hour_spirits(day_stem, hour_branch)[p - 1]
+            if hour_branch
+            else None,
+            "month_spirit": ",".join(day_month.spirits_on(month_branch, line.branch)) or None,
+            "noble_general": spirits.generals(day_stem, spirits.noble_half(hour_branch)).get(
+                line.branch
+            )
+            if hour_branch
+            else None,
+            "is_world": int(p == primary.world),
+            "is_response": int(p == primary.response),
+            "is_between": int(p in primary.between),
+            "mansion": primary.mansions[p],
+            "is_dusk_mansion": int(primary.mansions[p] == dusk_mansion(month_branch)),
+            "is_day_clash": int(day_month.is_day_clash(day_branch, line.branch)),
+            **against_day_and_month(line.branch),
+            "changed_stem": None,
+            "changed_branch": None,
+            "changed_element": None,
+            "changed_relative": None,
+            "changed_ganzhi": None,
+            "transform": None,
+        }
+        if changed is not None and is_moving(value):
+            c_stem, c_branch = _ganzhi(changed.bits, p, half)
+            c_element = f.branch_element[c_branch]
+            found = transforms.transforms(
+                line.branch,
+                c_branch,
+                day_month.is_void(day_gz, c_branch),
+                day_month.is_month_break(month_branch, c_branch),
+            )
+            row.update(
+                changed_stem=c_stem,
+                changed_branch=c_branch,
+                changed_element=c_element,
+                # against the primary hexagram's palace (§6, standard)
+                changed_relative=relative(primary.palace_element, c_element),
+                changed_ganzhi=c_stem + c_branch,
+                transform=",".join(found),
+            )
+        lines.append(row)
+
+    hidden = []
+    for spirit in primary.hidden:
+        p = spirit.position
+        stem, branch = _ganzhi(primary.pure_bits, p, half)
+        over_stem, over_branch = _ganzhi(primary.bits, p, half)
+        hidden.append(
+            {
+                "position": p,
+                "relative": spirit.relative,
+                "ganzhi": stem + branch,
+                "element": spirit.element,
+                "over_ganzhi": over_stem + over_branch,
+                "stem": spirit.stem,
+                "branch": spirit.branch,
+                "over_relative": primary.lines[p - 1].relative,
+                **against_day_and_month(spirit.branch),
+            }
+        )
+    return Chart(head, tuple(lines), tuple(hidden))

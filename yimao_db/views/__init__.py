@@ -1,0 +1,89 @@
+"""The views: each one's SQL and its column contract, written once, side by side.
+
+A :class:`View` holds a view's name, its description, its columns (name, description,
+domain; the passage is the first ``§c.p`` a description cites) and its SQL. The SQL only
+joins and filters tables: every rule it applies is a row of a rule table seeded from
+:mod:`yimao_db.rules`. The modules of this package declare the views by concern
+(:mod:`~yimao_db.views.core`, :mod:`~yimao_db.views.readings`,
+:mod:`~yimao_db.views.citation`); :func:`views` lists them all in creation order.
+
+These definitions are the source of truth for the head schema; migrations freeze a copy of
+the SQL (see :mod:`yimao_db.migrating` and ``python -m yimao_db.views``), and the tests fail
+when the two differ. ``public`` views are the stable contract apps rely on: their columns
+are recorded per contract version in :mod:`yimao_db.views.contract`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+FLAG = "0/1"
+KING_WEN = "1..64"
+POSITION = "1..6"
+BITS = "6 characters 0/1"
+
+
+@dataclass(frozen=True)
+class Col:
+    """One column of a view: its name, what it means, and the values it takes."""
+
+    name: str
+    description: str
+    domain: str | None = None
+
+
+@dataclass(frozen=True)
+class View:
+    name: str
+    section: str  # where the documentation lists it (as a table's info["section"])
+    description: str
+    columns: tuple[Col, ...]
+    sql: str
+    public: bool = True  # part of the stable contract (see yimao_db.views.contract)
+
+    @property
+    def column_names(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.columns)
+
+    @property
+    def create_sql(self) -> str:
+        return f"CREATE VIEW {self.name} AS {self.sql}"
+
+
+def col(name: str, description: str, domain: str | None = None) -> Col:
+    return Col(name, description, domain)
+
+
+@cache
+def views() -> dict[str, View]:
+    """Every view by name, in creation order (a view after those it selects from)."""
+    from yimao_db.views import citation, core, readings
+
+    found: dict[str, View] = {}
+    for module in (core, readings, citation):
+        for view in module.VIEWS:
+            found[view.name] = view
+    return found
+
+
+def uses(view: View) -> set[str]:
+    """The other views ``view`` selects from."""
+    words = set(re.findall(r"\w+", view.sql))
+    return {name for name in views() if name != view.name and name in words}
+
+
+def closure(names: set[str]) -> list[str]:
+    """``names`` and every view that depends on one of them, in creation order: what a
+    revision that changes ``names`` must drop and create again (PostgreSQL refuses to drop
+    a view another view selects from)."""
+    found = set(names)
+    changed = True
+    while changed:
+        changed = False
+        for view in views().values():
+            if view.name not in found and uses(view) & found:
+                found.add(view.name)
+                changed = True
+    return [name for name in views() if name in found]

@@ -1,0 +1,25 @@
+"""Vocabulary shared by the rules, the schema and the output: named once here.
+
+The canonical characters of the book's own vocabularies (stems, branches, hexagrams, …)
+live in ``seed/data/*.tsv`` and the tables seeded from them; this module holds the few
+words the code itself must spell.
+"""
+
+from __future__ import annotations
+
+# The two halves of the year for the seasonal najia (§4.3): from the winter solstice to
+# the summer solstice, and from the summer solstice to the winter solstice.
+AFTER_WINTER = "冬至後"
+AFTER_SUMMER = "夏至後"
+HALF_YEARS = (AFTER_WINTER, AFTER_SUMMER)
+
+# Which najia table a reading uses: the fixed table, or the seasonal 二老時遷 (§4.3).
+FIXED = "fixed"
+SEASONAL = "seasonal"
+NAJIA_VARIANTS = (FIXED, SEASONAL)
+
+# How a line is drawn: a solid bar for yang, a broken bar for yin, and the marks of the
+# moving lines (○ old yang 9, ✕ old yin 6).
+YANG_BAR = "━━━━━━━"
+YIN_BAR = "━━━ ━━━"
+MOVING_MARKS = {9: "○", 6: "✕"}
