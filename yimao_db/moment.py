@@ -51,6 +51,7 @@ from yimao_db.facts import facts
 from yimao_db.rules.ganzhi import ordinal_of, sixty, void_branches
 from yimao_db.rules.spirits import hour_stem, month_stem
 from yimao_db.solarterms import SOLAR_TERMS, TERM_NAMES, clock_seconds, term_at
+from yimao_db.vocab import AFTER_SUMMER, AFTER_WINTER
 
 __all__ = [
     "SOLAR_TERMS",
@@ -62,8 +63,6 @@ __all__ = [
     "parse_pillars",
 ]
 
-AFTER_WINTER_SOLSTICE = "冬至後"
-AFTER_SUMMER_SOLSTICE = "夏至後"
 LICHUN = 3  # tyme4py's index of 立春 among a year's terms (冬至 = 0)
 SUMMER_SOLSTICE = 12  # terms 0..11 run from 冬至 to just before 夏至
 FIRST_MONTH_BRANCH = 2  # 寅: the month 立春 opens
@@ -137,7 +136,7 @@ def moment_of(civil: CivilTime, early_rat: bool = False) -> Moment:
         day_gz=day_gz,
         hour_gz=_hour_pillar(day_gz[0], branches[(standard.hour + 1) // 2 % 12]),
         solar_term=TERM_NAMES[index],
-        half_year=AFTER_WINTER_SOLSTICE if index < SUMMER_SOLSTICE else AFTER_SUMMER_SOLSTICE,
+        half_year=AFTER_WINTER if index < SUMMER_SOLSTICE else AFTER_SUMMER,
         early_rat=early_rat,
         void_branches=_void(day_gz),
     )

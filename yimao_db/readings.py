@@ -29,7 +29,6 @@ from yimao_db.rules.chart import reading_keys
 from yimao_db.schema.readings import MAX_ID, reading, reading_line
 from yimao_db.vocab import NAJIA_VARIANTS
 
-
 # The chart as typed objects: one field per column of the view it is read from, in the
 # view's order (tests/test_docs.py holds these to the contracts in yimao_db.views).
 

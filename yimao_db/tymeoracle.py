@@ -34,9 +34,10 @@ from tyme4py.sixtycycle import SixtyCycle, SixtyCycleMonth, SixtyCycleYear
 from tyme4py.solar import SolarDay, SolarTerm, SolarTime
 
 from yimao_db.civiltime import CivilTime
-from yimao_db.moment import AFTER_SUMMER_SOLSTICE, AFTER_WINTER_SOLSTICE, Moment
+from yimao_db.moment import Moment
 from yimao_db.rules.ganzhi import ganzhi
 from yimao_db.solarterms import SOLAR_TERMS
+from yimao_db.vocab import AFTER_SUMMER, AFTER_WINTER
 
 __all__ = ["get_term_pillars", "jie_minutes", "random_minutes", "reference_moment"]
 
@@ -102,7 +103,7 @@ def reference_moment(civil: CivilTime, early_rat: bool = False) -> Moment:
         day_gz=_gz(day_cycle),
         hour_gz=_gz(hour_cycle),
         solar_term=SOLAR_TERMS[term.get_name()],
-        half_year=AFTER_WINTER_SOLSTICE if term.get_index() < 12 else AFTER_SUMMER_SOLSTICE,
+        half_year=AFTER_WINTER if term.get_index() < 12 else AFTER_SUMMER,
         early_rat=early_rat,
         void_branches=void,
     )
