@@ -510,6 +510,9 @@ REVIEWED = {
     ("dialect.py", "PRAGMA foreign_keys={"): "ON or OFF, chosen by the code",
     ("migrating.py", "CREATE VIEW {view.name} AS {view.sql}"): "a view frozen in a revision",
     ("migrating.py", "DROP VIEW {view.name}"): "a view name frozen in a revision",
+    ("readings.py", "SELECT {columns} FROM {view} WHERE reading_id = :id{order}"): (
+        "a view's contract columns and name, from the package; the id is bound"
+    ),
     ("docs.py", "SELECT COUNT(*) FROM {quote(name)}"): "a catalogue table name, quoted",
     ("docs.py", "FROM {CITATION_VIEW} WHERE table_name = :name"): "a constant; name is bound",
     ("export.py", "SELECT * FROM {dialect.quote(self.name)} ORDER BY {self.order_by}"): (

@@ -14,6 +14,7 @@ The schema, the views and the queries of yimao-db are portable SQL. What is not 
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -97,6 +98,39 @@ def postgresql_reader_session() -> tuple[str, ...]:
     joined tables) takes ~100 ms and running them ~1 ms: reuse one generic plan per
     prepared statement instead of planning every execution afresh."""
     return ("SET plan_cache_mode = force_generic_plan",)
+
+
+# --- reading on the driver's own cursor -----------------------------------------------------
+
+
+@contextmanager
+def snapshot(conn: Connection) -> Iterator[Any]:
+    """A cursor of the driver connection under ``conn``, for hot read paths that skip
+    SQLAlchemy's result handling, reading one snapshot: inside ``conn``'s transaction if it
+    has one; else SQLite gets a BEGIN … COMMIT of its own (its driver runs each statement
+    in its own transaction otherwise), and psycopg opens one itself."""
+    dbapi = conn.connection.dbapi_connection
+    assert dbapi is not None
+    cursor = dbapi.cursor()
+    own = backend(conn) == SQLITE and not dbapi.in_transaction
+    try:
+        if own:
+            cursor.execute("BEGIN")
+        yield cursor
+        if own:
+            cursor.execute("COMMIT")
+    finally:
+        if own and dbapi.in_transaction:
+            cursor.execute("ROLLBACK")
+        cursor.close()
+
+
+def named_params(conn: Connection, sql: str) -> str:
+    """``sql`` with its ``:name`` placeholders as the driver takes them: sqlite3 reads them
+    as they are, psycopg wants ``%(name)s`` (and the SQL must hold no other ``%`` or ``:``)."""
+    if backend(conn) != POSTGRESQL:
+        return sql
+    return re.sub(r":(\w+)", r"%(\1)s", sql)
 
 
 # --- the read-only query runner (yimao_db.sqlrun) -------------------------------------------

@@ -12,7 +12,7 @@ import io
 import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -20,13 +20,14 @@ from typing import Any
 from sqlalchemy import Connection, Engine, insert, text
 from sqlalchemy.engine import URL
 
-from yimao_db import casting
+from yimao_db import casting, dialect
 from yimao_db.civiltime import DEFAULT_TZ, parse_at
 from yimao_db.db import reader_engine, writer_engine
 from yimao_db.errors import UsageError
 from yimao_db.moment import Moment, moment_from_pillars, moment_of, parse_pillars
 from yimao_db.rules.chart import reading_keys
 from yimao_db.schema.readings import MAX_ID, reading, reading_line
+from yimao_db.views import views
 from yimao_db.vocab import NAJIA_VARIANTS
 
 # The chart as typed objects: one field per column of the view it is read from, in the
@@ -134,31 +135,35 @@ class Chart:
         return data
 
 
-def _pick(cls: type[Any], row: Any) -> dict[str, Any]:
-    return {f.name: row[f.name] for f in fields(cls) if f.name not in ("lines", "hidden")}
+def _chart_query(view: str, order: str = "") -> str:
+    """SELECT a view's contract columns, in the contract's order (the order of the fields of
+    the class the rows become), for one reading; ``:id`` is the reading id."""
+    columns = ", ".join(views()[view].column_names)
+    return f"SELECT {columns} FROM {view} WHERE reading_id = :id{order}"
+
+
+CHART_QUERIES = (
+    _chart_query("v_reading"),
+    _chart_query("v_reading_line", " ORDER BY position"),
+    _chart_query("v_reading_hidden", " ORDER BY position"),
+)
 
 
 def read_chart(conn: Connection, reading_id: int) -> Chart:
-    head = (
-        conn.execute(text("SELECT * FROM v_reading WHERE reading_id = :id"), {"id": reading_id})
-        .mappings()
-        .first()
-    )
-    if head is None:
-        raise UsageError(f"no reading with id {reading_id}")
-    lines = conn.execute(
-        text("SELECT * FROM v_reading_line WHERE reading_id = :id ORDER BY position"),
-        {"id": reading_id},
-    ).mappings()
-    hidden = conn.execute(
-        text("SELECT * FROM v_reading_hidden WHERE reading_id = :id ORDER BY position"),
-        {"id": reading_id},
-    ).mappings()
-    return Chart(
-        **_pick(Chart, head),
-        lines=tuple(ChartLine(**_pick(ChartLine, r)) for r in lines),
-        hidden=tuple(HiddenLine(**_pick(HiddenLine, r)) for r in hidden),
-    )
+    """The chart of one reading: three queries in one snapshot, on the driver's own cursor
+    (a chart is read often; the columns arrive in the order of the classes' fields)."""
+    head_sql, lines_sql, hidden_sql = (dialect.named_params(conn, q) for q in CHART_QUERIES)
+    params = {"id": reading_id}
+    with dialect.snapshot(conn) as cursor:
+        head = cursor.execute(head_sql, params).fetchone()
+        if head is None:
+            raise UsageError(f"no reading with id {reading_id}")
+        lines = tuple(ChartLine(*row[1:]) for row in cursor.execute(lines_sql, params).fetchall())
+        hidden = tuple(
+            HiddenLine(*row[1:]) for row in cursor.execute(hidden_sql, params).fetchall()
+        )
+    columns = views()["v_reading"].column_names
+    return Chart(**dict(zip(columns, head, strict=True)), lines=lines, hidden=hidden)
 
 
 @dataclass(frozen=True)

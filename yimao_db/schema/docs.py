@@ -104,6 +104,7 @@ passage_citation = table(
         comment="The row's basis (book, standard, decision); NULL for documentation rows",
     ),
     section=SECTION,
+    sqlite_with_rowid=False,
 )
 
 
