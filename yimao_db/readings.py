@@ -287,10 +287,17 @@ def store(conn: Connection, request: CastRequest) -> int:
 
 
 @contextmanager
-def _connect(db: str | URL | Engine | None, *, write: bool) -> Iterator[Connection]:
-    """A connection (inside a transaction when writing) on ``db``: an Engine is used as
-    given; for a path or URL an engine is made and disposed of afterwards."""
-    engine = db if isinstance(db, Engine) else writer_engine(db) if write else reader_engine(db)
+def _connect(db: str | URL | Engine | Connection | None, *, write: bool) -> Iterator[Connection]:
+    """A connection (inside a transaction when writing) on ``db``: a Connection is used as
+    given, in the caller's transaction; an Engine is used as given; for a path or URL an
+    engine is made and disposed of afterwards."""
+    if isinstance(db, Connection):
+        yield db
+        return
+    if isinstance(db, Engine):
+        engine = db
+    else:
+        engine = writer_engine(db, require_built=True) if write else reader_engine(db)
     try:
         with engine.begin() if write else engine.connect() as conn:
             yield conn
@@ -315,9 +322,10 @@ def cast(
     early_rat: bool = False,
     najia: str = "fixed",
     question: str | None = None,
-    db: str | URL | Engine | None = None,
+    db: str | URL | Engine | Connection | None = None,
 ) -> int:
-    """Cast and store a reading; returns its id. Bad input raises UsageError, writes nothing."""
+    """Cast and store a reading; returns its id. Bad input raises UsageError, writes nothing.
+    On a Connection the reading is stored in the caller's transaction."""
     moment = make_moment(
         at=at,
         tz=tz,
@@ -342,7 +350,7 @@ def cast(
         return store(conn, request)
 
 
-def chart(reading_id: int, db: str | URL | Engine | None = None) -> Chart:
+def chart(reading_id: int, db: str | URL | Engine | Connection | None = None) -> Chart:
     """The chart of a stored reading, read from the views."""
     with _connect(db, write=False) as conn:
         return read_chart(conn, reading_id)
