@@ -71,7 +71,14 @@ def is_sqlite(url: URL) -> bool:
 
 
 def sqlite_path(url: URL) -> Path | None:
-    """The file behind a SQLite URL, or None for an in-memory database."""
+    """The file behind a SQLite URL, or None for an in-memory database. A SQLite URL with
+    options (``?timeout=…``) is refused: yimao sets the connection's options itself."""
+    if is_sqlite(url) and url.query:
+        options = "&".join(sorted(url.query))
+        raise UsageError(
+            f"database URL: a SQLite URL takes no options (?{options}); give a path or "
+            "sqlite:///PATH"
+        )
     if not is_sqlite(url) or url.database in (None, "", ":memory:"):
         return None
     return _resolve(Path(url.database))
