@@ -53,7 +53,7 @@ def resolve_url(db: str | None = None) -> URL:
     if "://" in target:
         try:
             return make_url(target)
-        except ArgumentError as exc:
+        except (ArgumentError, ValueError) as exc:  # ValueError: a port that is not a number
             raise UsageError(f"not a database URL: {target!r} ({exc})") from None
     return URL.create("sqlite", database=str(_resolve(Path(target).expanduser())))
 
@@ -116,11 +116,16 @@ def check_writable(url: URL) -> None:
     path = sqlite_path(url)
     if path is None:
         return
+    parent = path.parent
     if database_file(path) is not None:
         if not os.access(path, os.R_OK | os.W_OK):
             raise DatabaseError(f"cannot write the database {path}: permission denied")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise DatabaseError(
+                f"cannot write the database {path}: directory {parent} is not writable "
+                "(SQLite writes its journal beside the database)"
+            )
         return
-    parent = path.parent
     if not parent.is_dir():
         raise DatabaseError(f"cannot create {path}: directory {parent} does not exist")
     if not os.access(parent, os.W_OK | os.X_OK):
@@ -273,6 +278,8 @@ def reader_engine(db: str | URL | None = None) -> Engine:
         path = sqlite_path(url)
         if path is not None and database_file(path) is None:
             raise DatabaseError(f"no database at {path}; run `yimao build` first")
+        if path is not None and not os.access(path, os.R_OK):
+            raise DatabaseError(f"cannot read the database {path}: permission denied")
         target = _readonly_uri(path) if path is not None else ":memory:"
         engine = create_engine(URL.create("sqlite", database=target, query={"uri": "true"}))
         _install_sqlite_hooks(engine, readonly=True, path=path)
