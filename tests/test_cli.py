@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import json
 import os
@@ -347,24 +348,21 @@ def _interrupt_after(monkeypatch: pytest.MonkeyPatch, module: object, name: str)
 
 
 @pytest.mark.sqlite_only
-def test_ctrl_c_during_cast_writes_nothing(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, fresh_db: str
+@pytest.mark.parametrize(
+    ("module", "function"),
+    [
+        ("yimao_db.readings", "store"),  # the reading is inserted, not yet committed
+        ("yimao_db.layout", "render_chart"),  # stored, and its chart is being laid out
+    ],
+)
+def test_ctrl_c_during_cast_keeps_no_reading(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    fresh_db: str,
+    module: str,
+    function: str,
 ) -> None:
-    from yimao_db import readings
-
-    _interrupt_after(monkeypatch, readings, "store")  # the reading is inserted, not committed
-    code, out, err = _run(capsys, "cast", "789678", "--pillars", PILLARS, "--db", fresh_db)
-    assert (code, out, err) == (130, "", "interrupted\n")
-    assert _readings(fresh_db) == 0
-
-
-@pytest.mark.sqlite_only
-def test_ctrl_c_while_the_chart_is_read_keeps_no_reading(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, fresh_db: str
-) -> None:
-    from yimao_db import layout
-
-    _interrupt_after(monkeypatch, layout, "render_chart")
+    _interrupt_after(monkeypatch, importlib.import_module(module), function)
     code, out, err = _run(capsys, "cast", "789678", "--pillars", PILLARS, "--db", fresh_db)
     assert (code, out, err) == (130, "", "interrupted\n")
     assert _readings(fresh_db) == 0
@@ -461,3 +459,35 @@ def test_numbers_beyond_python_int_conversion_limit(
     assert (code, out) == (2, "")
     assert err.count("\n") == 1 and "(5000 characters)" in err
     assert err.startswith("error: bad reading id" if argv[0] == "reading" else "error: bad --limit")
+
+
+def _yimao(*argv: str, **env: str) -> subprocess.Popen[bytes]:
+    environ = {k: v for k, v in os.environ.items() if k != ENV_VAR}
+    return subprocess.Popen(
+        [sys.executable, "-m", "yimao_db", *argv],
+        env={**environ, **env},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+
+def test_a_terminal_that_cannot_show_the_characters(built_db: str) -> None:
+    out, err = _yimao("show", "乾", "--db", built_db, PYTHONIOENCODING="ascii").communicate(
+        timeout=60
+    )
+    assert out == b""
+    assert err.decode() == (
+        "error: the output encoding ascii cannot show the result; use a UTF-8 locale or set "
+        "PYTHONIOENCODING=utf-8\n"
+    )
+
+
+def test_a_reader_that_stops_early(built_db: str) -> None:
+    """``yimao … | head -1``: the closed pipe is not an error and says nothing."""
+    many = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300000) "
+    proc = _yimao("sql", many + "SELECT i FROM n", "--db", built_db)  # more than a pipe holds
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()  # the reader goes away before the command has written everything
+    assert proc.wait(timeout=60) == 0
+    assert proc.stderr.read() == b""

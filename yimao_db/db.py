@@ -55,7 +55,8 @@ def resolve_url(db: str | None = None) -> URL:
             return make_url(target)
         except (ArgumentError, ValueError) as exc:  # ValueError: a port that is not a number
             raise UsageError(f"not a database URL: {target!r} ({exc})") from None
-    return URL.create("sqlite", database=str(_resolve(Path(target).expanduser())))
+    # os.path.expanduser leaves ~unknown-user as it is, like a shell (Path.expanduser raises)
+    return URL.create("sqlite", database=str(_resolve(Path(os.path.expanduser(target)))))
 
 
 def _resolve(path: Path) -> Path:
