@@ -491,3 +491,13 @@ def test_a_reader_that_stops_early(built_db: str) -> None:
     proc.stdout.close()  # the reader goes away before the command has written everything
     assert proc.wait(timeout=60) == 0
     assert proc.stderr.read() == b""
+
+
+def test_the_entry_point_loads_little_before_main_handles_ctrl_c() -> None:
+    """A Ctrl-C while the program starts is a traceback unless main is already running: the
+    module holding main loads no database library (SQLAlchemy is loaded inside main)."""
+    probe = "import sys, yimao_db.cli; print(sorted(m for m in sys.modules if 'sqlalchemy' in m))"
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert proc.stdout == "[]\n"

@@ -562,6 +562,9 @@ db_values = st.one_of(
         ]
     ),
 )
+@example("sqlite://:", ["show", "乾"])  # a port that is not a number: make_url raised ValueError
+@example("sqlite:///x.db?timeout=abc", ["cast", "789678", "--pillars", PILLARS])
+@example("~0", ["show", "乾"])  # no such user: Path.expanduser raised RuntimeError
 def test_database_option_values(
     tmp_path_factory: pytest.TempPathFactory,
     monkeypatch: pytest.MonkeyPatch,

@@ -21,9 +21,6 @@ import traceback
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
-
-from yimao_db.db import DAMAGED_ATTR, NOT_UTF8
 from yimao_db.errors import DatabaseError, UsageError, YimaoError
 from yimao_db.output import terminal_text
 
@@ -127,6 +124,9 @@ def _check_command(db: str | None) -> str:
 
 def _documented(exc: Exception, db: str | None) -> tuple[str, int] | None:
     """The line and exit code for an error the project documents, else None."""
+    # imported here: a Ctrl-C while SQLAlchemy loads is already inside main's handler
+    from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
+
     damaged = _damaged_database(exc)
     if damaged is not None:
         where, cause = damaged
@@ -179,6 +179,8 @@ def _chain(exc: BaseException) -> list[BaseException]:
 
 def _damaged_database(exc: BaseException) -> tuple[str, BaseException] | None:
     """(the database's path, the error) when ``exc`` came from reading a damaged file."""
+    from yimao_db.db import DAMAGED_ATTR
+
     for link in _chain(exc):
         where = getattr(link, DAMAGED_ATTR, None)
         if where is not None:
@@ -187,6 +189,8 @@ def _damaged_database(exc: BaseException) -> tuple[str, BaseException] | None:
 
 
 def _damage_message(where: str, cause: BaseException, db: str | None) -> str:
+    from yimao_db.db import NOT_UTF8
+
     check = _check_command(db)
     if isinstance(cause, UnicodeDecodeError) or str(cause).startswith(NOT_UTF8):
         found = "it holds text that is not valid UTF-8"

@@ -190,9 +190,9 @@ def preflight(url: URL, *, require_built: bool) -> None:
     if path is None:
         return
     st = database_file(path)
+    if st is None and require_built:
+        raise DatabaseError(f"no database at {path}; run `yimao build` first")
     if st is None or st.st_size == 0:
-        if require_built and st is None:
-            raise DatabaseError(f"no database at {path}; run `yimao build` first")
         if require_built:
             raise DatabaseError(
                 f"{path} is an empty file, not a built database; run `yimao build` first"
@@ -204,13 +204,12 @@ def preflight(url: URL, *, require_built: bool) -> None:
             f"{path} is not a database (not an SQLite file); it was left as it was. "
             "Give the path of a yimao database, or of a new file for `yimao build`"
         )
-    if require_built and "reading" not in _table_names(path, header):
+    tables = _table_names(path, header)  # a damaged schema is refused here, unwritten
+    if require_built and "reading" not in tables:
         raise DatabaseError(
             f"{path} is not a built yimao database (it has no reading table); "
             "run `yimao build` first"
         )
-    if not require_built:
-        _table_names(path, header)  # a damaged schema is refused before anything is written
 
 
 def _install_sqlite_hooks(engine: Engine, *, readonly: bool, path: Path | None) -> None:
