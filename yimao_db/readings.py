@@ -22,7 +22,7 @@ from sqlalchemy.engine import URL
 
 from yimao_db import casting, dialect
 from yimao_db.civiltime import DEFAULT_TZ, parse_at
-from yimao_db.db import reader_engine, writer_engine
+from yimao_db.db import driver_error, reader_engine, writer_engine
 from yimao_db.errors import UsageError
 from yimao_db.moment import Moment, moment_from_pillars, moment_of, parse_pillars
 from yimao_db.rules.chart import reading_keys
@@ -154,16 +154,21 @@ def read_chart(conn: Connection, reading_id: int) -> Chart:
     (a chart is read often; the columns arrive in the order of the classes' fields)."""
     head_sql, lines_sql, hidden_sql = (dialect.named_params(conn, q) for q in CHART_QUERIES)
     params = {"id": reading_id}
-    with dialect.snapshot(conn) as cursor:
-        head = cursor.execute(head_sql, params).fetchone()
-        if head is None:
-            raise UsageError(f"no reading with id {reading_id}")
-        lines = tuple(ChartLine(*row[1:]) for row in cursor.execute(lines_sql, params).fetchall())
-        hidden = tuple(
-            HiddenLine(*row[1:]) for row in cursor.execute(hidden_sql, params).fetchall()
-        )
+    try:
+        with dialect.snapshot(conn) as cursor:
+            head = cursor.execute(head_sql, params).fetchone()
+            lines = cursor.execute(lines_sql, params).fetchall()
+            hidden = cursor.execute(hidden_sql, params).fetchall()
+    except Exception as exc:  # the driver's own, raised outside SQLAlchemy
+        raise driver_error(conn, exc) from exc
+    if head is None:
+        raise UsageError(f"no reading with id {reading_id}")
     columns = views()["v_reading"].column_names
-    return Chart(**dict(zip(columns, head, strict=True)), lines=lines, hidden=hidden)
+    return Chart(
+        **dict(zip(columns, head, strict=True)),
+        lines=tuple(ChartLine(*row[1:]) for row in lines),
+        hidden=tuple(HiddenLine(*row[1:]) for row in hidden),
+    )
 
 
 @dataclass(frozen=True)
@@ -326,10 +331,17 @@ def store(conn: Connection, request: CastRequest) -> int:
 
 
 @contextmanager
-def _connect(db: str | URL | Engine | None, *, write: bool) -> Iterator[Connection]:
-    """A connection (inside a transaction when writing) on ``db``: an Engine is used as
-    given; for a path or URL an engine is made and disposed of afterwards."""
-    engine = db if isinstance(db, Engine) else writer_engine(db) if write else reader_engine(db)
+def _connect(db: str | URL | Engine | Connection | None, *, write: bool) -> Iterator[Connection]:
+    """A connection (inside a transaction when writing) on ``db``: a Connection is used as
+    given, in the caller's transaction; an Engine is used as given; for a path or URL an
+    engine is made and disposed of afterwards."""
+    if isinstance(db, Connection):
+        yield db
+        return
+    if isinstance(db, Engine):
+        engine = db
+    else:
+        engine = writer_engine(db, require_built=True) if write else reader_engine(db)
     try:
         with engine.begin() if write else engine.connect() as conn:
             yield conn
@@ -354,9 +366,10 @@ def cast(
     early_rat: bool = False,
     najia: str = "fixed",
     question: str | None = None,
-    db: str | URL | Engine | None = None,
+    db: str | URL | Engine | Connection | None = None,
 ) -> int:
-    """Cast and store a reading; returns its id. Bad input raises UsageError, writes nothing."""
+    """Cast and store a reading; returns its id. Bad input raises UsageError, writes nothing.
+    On a Connection the reading is stored in the caller's transaction."""
     moment = make_moment(
         at=at,
         tz=tz,
@@ -381,7 +394,7 @@ def cast(
         return store(conn, request)
 
 
-def chart(reading_id: int, db: str | URL | Engine | None = None) -> Chart:
+def chart(reading_id: int, db: str | URL | Engine | Connection | None = None) -> Chart:
     """The chart of a stored reading, read from the views."""
     with _connect(db, write=False) as conn:
         return read_chart(conn, reading_id)

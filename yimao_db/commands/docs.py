@@ -41,7 +41,7 @@ def _find(tables: list[dict[str, Any]], typed: str) -> dict[str, Any]:
 
 def cmd_schema(args: argparse.Namespace) -> int:
     from yimao_db.docs import schema_markdown
-    from yimao_db.output import render
+    from yimao_db.output import render, terminal_text
 
     tables, columns = _read(args.db)
     if args.table is not None:
@@ -57,7 +57,8 @@ def cmd_schema(args: argparse.Namespace) -> int:
     rows = [[c[k] for k in COLUMN_COLUMNS] for c in columns]
     if args.format == "table":
         t = tables[0]
-        out(f"{t['name']} ({t['kind']}, {t['section']}): {t['description']}\n\n")
+        out(terminal_text(f"{t['name']} ({t['kind']}, {t['section']}): {t['description']}"))
+        out("\n\n")
         out(render(COLUMN_COLUMNS[1:], [r[1:] for r in rows], "table"))
     else:
         out(render(COLUMN_COLUMNS, rows, args.format))

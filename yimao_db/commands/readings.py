@@ -6,60 +6,42 @@ import argparse
 import json
 import sys
 
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 
 from yimao_db import db as dbmod
 from yimao_db.commands import SubParsers, db_option, format_options, out
-from yimao_db.errors import DatabaseError, UsageError
+from yimao_db.errors import UsageError
 from yimao_db.schema.readings import MAX_ID
 
 
 def built_writer(db: str | None) -> Engine:
-    """A writer engine on a database that exists: casting never creates an empty file."""
-    url = dbmod.resolve_url(db)
-    path = dbmod.sqlite_path(url)
-    if path is not None and not path.is_file():
-        raise DatabaseError(f"no database at {path}; run `yimao build` first")
-    return dbmod.writer_engine(url)
+    """A writer engine on a database that is built: casting never creates or changes a file
+    that is not already a yimao database."""
+    return dbmod.writer_engine(db, require_built=True)
 
 
-def print_chart(reading_id: int, args: argparse.Namespace, engine: Engine) -> None:
+def chart_text(reading_id: int, args: argparse.Namespace, db: Engine | Connection) -> str:
+    """A stored reading's chart as printed: JSON with ``--json``, else the layout."""
     from yimao_db.layout import render_chart
     from yimao_db.readings import chart
 
-    result = chart(reading_id, engine)
+    result = chart(reading_id, db)
     if args.json:
-        out(json.dumps(result.as_dict(), ensure_ascii=False, indent=2) + "\n")
-    else:
-        out(render_chart(result))
+        return json.dumps(result.as_dict(), ensure_ascii=False, indent=2) + "\n"
+    return render_chart(result)
 
 
 def cmd_cast(args: argparse.Namespace) -> int:
-    from yimao_db.readings import cast
-
+    """Store the reading and read its chart back in one transaction: if the chart cannot be
+    read (a damaged database, Ctrl-C), the reading is not kept either."""
     engine = built_writer(args.db)
     try:
-        reading_id = cast(
-            args.lines,
-            coins=args.coins,
-            random=args.random,
-            moving=args.moving or (),
-            at=args.at,
-            tz=args.tz,
-            pillars=args.pillars,
-            year=args.year,
-            month=args.month,
-            day=args.day,
-            hour=args.hour,
-            early_rat=args.early_rat,
-            najia=args.najia,
-            question=args.question,
-            db=engine,
-        )
+        with engine.begin() as conn:
+            text = chart_text(_cast(args, conn), args, conn)
         note_assumed_time(args.at, args.tz)
-        print_chart(reading_id, args, engine)
     finally:
         engine.dispose()
+    out(text)
     return 0
 
 
@@ -85,27 +67,66 @@ def import_notes(notes: list[str]) -> str:
     )
 
 
+def _cast(args: argparse.Namespace, conn: Connection) -> int:
+    from yimao_db.readings import cast
+
+    return cast(
+        args.lines,
+        coins=args.coins,
+        random=args.random,
+        moving=args.moving or (),
+        at=args.at,
+        tz=args.tz,
+        pillars=args.pillars,
+        year=args.year,
+        month=args.month,
+        day=args.day,
+        hour=args.hour,
+        early_rat=args.early_rat,
+        najia=args.najia,
+        question=args.question,
+        db=conn,
+    )
+
+
+def _whole_number(text: str) -> int | None:
+    """``text`` as a number from 1 to MAX_ID, or None. The length is checked before ``int()``,
+    which refuses more than 4,300 digits with a ValueError of its own."""
+    if not text.isascii() or not text.isdigit() or len(text) > len(str(MAX_ID)):
+        return None
+    number = int(text)
+    return number if 1 <= number <= MAX_ID else None
+
+
 def reading_id(text: str) -> int:
     """A reading id typed by a user: a positive whole number."""
-    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= MAX_ID:
-        raise UsageError(f"bad reading id {text!r}: expected a positive whole number")
-    return int(text)
+    number = _whole_number(text)
+    if number is None:
+        raise UsageError(f"bad reading id {_shown(text)}: expected a positive whole number")
+    return number
 
 
 def limit(text: str) -> int:
     """A ``--limit`` typed by a user: 1 .. MAX_ID."""
-    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= MAX_ID:
-        raise UsageError(f"bad --limit {text!r}: expected a whole number from 1 to {MAX_ID}")
-    return int(text)
+    number = _whole_number(text)
+    if number is None:
+        raise UsageError(f"bad --limit {_shown(text)}: expected a whole number from 1 to {MAX_ID}")
+    return number
+
+
+def _shown(text: str, most: int = 40) -> str:
+    """A user's value quoted for an error message, cut short if long."""
+    return repr(text) if len(text) <= most else f"{text[:most]!r}… ({len(text)} characters)"
 
 
 def cmd_reading(args: argparse.Namespace) -> int:
     wanted = reading_id(args.id)
     engine = dbmod.reader_engine(args.db)
     try:
-        print_chart(wanted, args, engine)
+        text = chart_text(wanted, args, engine)
     finally:
         engine.dispose()
+    out(text)
     return 0
 
 
