@@ -6,6 +6,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from sqlalchemy import Engine, text
 
 from yimao_db.cli import main
 
@@ -27,3 +28,12 @@ def copy_db(src: Path, dst: Path) -> Path:
         source.close()
         target.close()
     return dst
+
+
+def counts(engine: Engine) -> tuple[int, int]:
+    """How many readings and reading lines are stored."""
+    with engine.connect() as conn:
+        row = conn.execute(
+            text("SELECT (SELECT COUNT(*) FROM reading), (SELECT COUNT(*) FROM reading_line)")
+        ).one()
+    return int(row[0]), int(row[1])

@@ -511,6 +511,9 @@ REVIEWED = {
     ("docs.py", "FROM (\\n{union}\\n) c"): "the union above: names of the models",
     ("docs.py", "SELECT COUNT(*) FROM {quote(name)}"): "a catalogue table name, quoted",
     ("docs.py", "FROM {CITATION_VIEW} WHERE table_name = :name"): "a constant; name is bound",
+    ("dialect.py", "INSERT INTO {table} ("): (
+        "table and column names the importer passes: its own constants (readings.READING_COLUMNS)"
+    ),
     ("export.py", "SELECT * FROM {dialect.quote(self.name)} ORDER BY {self.order_by}"): (
         "catalogue names, quoted; ORDER BY terms are quoted column names (dialect.sort_term)"
     ),

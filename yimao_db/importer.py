@@ -1,0 +1,266 @@
+"""``yimao import``: store the readings of a CSV or JSON Lines file, all or none.
+
+Two passes, so that the write lock is held only to insert:
+
+1. **prepare** — the file is streamed (:mod:`yimao_db.import_files`); every row is validated
+   as a cast would be (:func:`yimao_db.readings.prepare`: the cast form, the moment, the
+   question), turned into its rows (:func:`yimao_db.readings.reading_rows`, the same function
+   ``cast`` uses) and appended to a *spool*, an anonymous temporary file. Hexagram names
+   resolve through ``name_alias`` read once (:class:`yimao_db.lookup.HexagramNames`), on a
+   read-only connection. Nothing is locked; a bad row stops the import here.
+2. **insert** — one write transaction inserts the spooled rows in batches (``executemany``,
+   ids from :func:`yimao_db.dialect.new_reading_ids`) and commits once.
+
+Memory stays bounded by a batch whatever the file's size (plus the list of new ids). The
+spool has no name in the file system (``O_TMPFILE`` on Linux, else unlinked at once), so it
+disappears with the process however that ends. Ctrl-C (KeyboardInterrupt) before the commit
+rolls everything back; from the moment the commit starts until the caller's ``done`` has
+reported the ids, SIGINT is ignored, so an import is either rolled back or complete and
+reported.
+
+Test hook: with ``YIMAO_TEST_IMPORT_PAUSE=STAGE:DIR`` the import creates ``DIR/paused`` at
+STAGE (``prepare``: after the first row is spooled; ``insert``: after the first batch is
+inserted, inside the transaction) and waits until ``DIR/go`` exists. Unset, it does nothing.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import signal
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from itertools import chain
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from sqlalchemy import Connection, Engine
+from sqlalchemy.engine import URL
+
+from yimao_db import dialect, import_files
+from yimao_db.db import reader_engine, resolve_url, writer_engine
+from yimao_db.errors import UsageError
+from yimao_db.lookup import HexagramNames
+from yimao_db.readings import (
+    LINE_COLUMNS,
+    READING_COLUMNS,
+    Rows,
+    make_moment,
+    prepare,
+    reading_rows,
+    stored_at,
+)
+from yimao_db.schema.readings import MAX_ID
+
+PAUSE_ENV = "YIMAO_TEST_IMPORT_PAUSE"
+BATCH = 2000  # readings per spool record and per executemany
+PROGRESS_EVERY = 2000
+
+# progress(stage, done, total): stage "preparing" (total 0: not known yet) or "inserting"
+Progress = Callable[[str, int, int], None]
+Done = Callable[[list[int]], None]
+
+
+class Spool:
+    """Prepared rows in an anonymous temporary file, written and read back in batches.
+
+    A batch is stored as its length (8 bytes) and its :mod:`marshal` dump: the rows are
+    tuples of text, numbers and None, read back by the same process that wrote them."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._batch: list[Rows] = []
+        self._file = tempfile.TemporaryFile(prefix="yimao-import-")
+
+    def add(self, rows: Rows) -> None:
+        self._batch.append(rows)
+        self.count += 1
+        if len(self._batch) >= BATCH:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._batch:
+            block = marshal.dumps(self._batch)
+            try:
+                self._file.write(len(block).to_bytes(8, "little"))
+                self._file.write(block)
+            except OSError as exc:
+                raise UsageError(
+                    f"cannot write the import's temporary file in {tempfile.gettempdir()}:"
+                    f" {exc.strerror or exc} (set TMPDIR to a directory with room)"
+                ) from None
+            self._batch = []
+
+    def batches(self) -> Iterator[list[Rows]]:
+        self._flush()
+        self._file.seek(0)
+        while size := int.from_bytes(self._file.read(8), "little"):
+            yield marshal.loads(self._file.read(size))
+
+    def __enter__(self) -> Spool:
+        return self
+
+    def __exit__(self, *exc: type[BaseException] | BaseException | TracebackType | None) -> None:
+        self._file.close()
+
+
+def _pause_at(stage: str) -> None:
+    """The test hook (see the module docstring)."""
+    wanted = os.environ.get(PAUSE_ENV)
+    if not wanted or wanted.partition(":")[0] != stage:
+        return
+    folder = Path(wanted.partition(":")[2])
+    (folder / "paused").touch()
+    while not (folder / "go").exists():
+        time.sleep(0.01)
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    return str(value).strip() or None
+
+
+def _cast_text(value: Any) -> str:
+    """The ``lines`` of a row as text: a cast form, or a JSON list of six values."""
+    if isinstance(value, list) and all(isinstance(v, int) for v in value):
+        return "".join(str(v) for v in value)
+    text_ = _text(value)
+    if text_ is None:
+        raise UsageError("the 'lines' column is empty")
+    return text_
+
+
+def _prepare_row(names: HexagramNames, values: import_files.Values) -> Rows:
+    lines, at, tz, question = values
+    cast_text = _cast_text(lines)
+    moment = make_moment(at=_text(at), tz=_text(tz))
+    question = None if question is None or question == "" else question
+    return reading_rows(prepare(names, cast_text, moment=moment, question=question))
+
+
+def _prepare_file(
+    path: Path, names: HexagramNames, spool: Spool, progress: Progress | None
+) -> None:
+    for number, line, values in import_files.rows(path):
+        try:
+            rows = _prepare_row(names, values)
+        except UsageError as exc:
+            raise UsageError(f"{import_files.label(number, line)}: {exc}") from None
+        spool.add(rows)
+        if number == 1:
+            _pause_at("prepare")
+        if progress is not None and number % PROGRESS_EVERY == 0:
+            progress("preparing", number, 0)
+
+
+class _Table:
+    """Multi-row INSERTs into one table: ``ROWS_PER_STATEMENT`` rows a statement, run with
+    ``executemany`` (a fifth of the work of one statement per row)."""
+
+    def __init__(self, conn: Connection, table: str, columns: tuple[str, ...], per: int) -> None:
+        self.conn, self.table, self.columns, self.per = conn, table, columns, per
+        self._sql: dict[int, str] = {}
+
+    def _statement(self, rows: int) -> str:
+        if rows not in self._sql:
+            self._sql[rows] = dialect.insert_sql(self.conn, self.table, self.columns, rows)
+        return self._sql[rows]
+
+    def insert(self, rows: list[tuple[Any, ...]]) -> None:
+        per, whole = self.per, len(rows) - len(rows) % self.per
+        flat = chain.from_iterable
+        if whole:
+            params = [tuple(flat(rows[i : i + per])) for i in range(0, whole, per)]
+            self.conn.exec_driver_sql(self._statement(per), params)
+        if whole < len(rows):
+            self.conn.exec_driver_sql(
+                self._statement(len(rows) - whole), [tuple(flat(rows[whole:]))]
+            )
+
+
+def _insert(conn: Connection, spool: Spool, progress: Progress | None) -> list[int]:
+    created_at = stored_at()
+    # at most 999 parameters a statement (the oldest SQLite limit): 40 readings, 240 lines
+    reading_table = _Table(conn, "reading", ("id", "created_at", *READING_COLUMNS), 40)
+    line_table = _Table(conn, "reading_line", ("reading_id", *LINE_COLUMNS), 240)
+    ids: list[int] = []
+    for batch in spool.batches():
+        new = dialect.new_reading_ids(conn, len(batch))
+        if new[-1] > MAX_ID:
+            raise UsageError(f"the reading ids would pass the largest possible id, {MAX_ID}")
+        pairs = list(zip(new, batch, strict=True))
+        reading_table.insert([(i, created_at, *reading) for i, (reading, _) in pairs])
+        line_table.insert([(i, *line) for i, (_, lines) in pairs for line in lines])
+        if not ids:
+            _pause_at("insert")
+        ids += new
+        if progress is not None:
+            progress("inserting", len(ids), spool.count)
+    return ids
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ctrl-C has no effect inside (main thread only; a SIGINT already pending is raised
+    as KeyboardInterrupt on the way in)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _hexagram_names(db: str | URL | Engine | None) -> HexagramNames:
+    """The hexagram names, read on a read-only connection (no write lock)."""
+    url = db.url if isinstance(db, Engine) else db if isinstance(db, URL) else resolve_url(db)
+    engine = reader_engine(url)
+    try:
+        with engine.connect() as conn:
+            return HexagramNames(conn)
+    finally:
+        engine.dispose()
+
+
+def import_file(
+    path: str | Path,
+    db: str | URL | Engine | None = None,
+    *,
+    progress: Progress | None = None,
+    done: Done | None = None,
+) -> list[int]:
+    """Store every reading of a CSV or JSON Lines file in one transaction; returns the ids.
+
+    Columns ``lines`` (any cast form; coins as ``2,1,3,0,2,2``), ``at`` (ISO date-time,
+    default now), ``tz`` (default Asia/Shanghai) and ``question``; other columns are
+    ignored. Every row is validated, and its moment computed, before the write transaction
+    begins: a bad row is reported by its number (``row 3``; the CSV header is not counted)
+    and nothing is written. ``progress`` is called now and then; ``done`` right after the
+    commit, with the ids, while Ctrl-C is ignored (see the module docstring).
+    """
+    path = Path(path)
+    names = _hexagram_names(db)
+    with Spool() as spool:
+        _prepare_file(path, names, spool, progress)
+        if spool.count == 0:
+            raise UsageError(f"{path}: no readings to import")
+        engine = db if isinstance(db, Engine) else writer_engine(db)
+        try:
+            with engine.connect() as conn:
+                transaction = conn.begin()
+                ids = _insert(conn, spool, progress)
+                with _sigint_ignored():
+                    transaction.commit()
+                    if done is not None:
+                        done(ids)
+        finally:
+            if engine is not db:
+                engine.dispose()
+    return ids
