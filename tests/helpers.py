@@ -37,3 +37,13 @@ def counts(engine: Engine) -> tuple[int, int]:
             text("SELECT (SELECT COUNT(*) FROM reading), (SELECT COUNT(*) FROM reading_line)")
         ).one()
     return int(row[0]), int(row[1])
+
+
+def coins_of(engine: Engine, reading_id: int) -> list[int | None]:
+    """The coins of a stored reading's lines, line 1 first."""
+    with engine.connect() as conn:
+        rows = conn.execute(
+            text("SELECT coins FROM reading_line WHERE reading_id = :id ORDER BY position"),
+            {"id": reading_id},
+        ).scalars()
+        return [None if c is None else int(c) for c in rows]

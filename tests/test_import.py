@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import counts, run
+from helpers import coins_of, counts, run
 from sqlalchemy import Engine, text
 
 from yimao_db.db import reader_engine, writer_engine
@@ -59,15 +59,6 @@ def write(path: Path, content: str | bytes) -> Path:
         content = content.encode("utf-8")
     path.write_bytes(content)
     return path
-
-
-def coins_of(engine: Engine, reading_id: int) -> list[int | None]:
-    with engine.connect() as conn:
-        rows = conn.execute(
-            text("SELECT coins FROM reading_line WHERE reading_id = :id ORDER BY position"),
-            {"id": reading_id},
-        ).scalars()
-        return [None if c is None else int(c) for c in rows]
 
 
 def snapshot(db: str) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
@@ -473,6 +464,18 @@ def wait_paused(proc: subprocess.Popen[str], hook_dir: Path) -> None:
         time.sleep(0.02)
 
 
+def wait_reading(proc: subprocess.Popen[str], path: Path) -> None:
+    """Until process PROC has the file PATH open (or has ended)."""
+    fds = Path(f"/proc/{proc.pid}/fd")
+    while proc.poll() is None:
+        try:
+            if any(os.readlink(fd) == str(path) for fd in fds.iterdir()):
+                return
+        except OSError:  # a descriptor closed while we looked
+            pass
+        time.sleep(0.01)
+
+
 def spool_files(pid: int, spool_dir: Path) -> list[str]:
     """The files in SPOOL_DIR that process PID has open."""
     found = []
@@ -484,6 +487,38 @@ def spool_files(pid: int, spool_dir: Path) -> list[str]:
         if target.startswith(str(spool_dir) + "/"):
             found.append(target)
     return found
+
+
+def open_deleted_files() -> set[str]:
+    return {
+        target
+        for fd in Path("/proc/self/fd").iterdir()
+        if (target := os.readlink(fd) if fd.exists() else "").endswith(" (deleted)")
+    }
+
+
+def test_the_spool_spills_to_a_file_without_a_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past its page cache the spool is a temporary file that SQLite unlinked on opening;
+    closing the spool closes it."""
+    import sqlite3
+
+    from yimao_db import spool as spool_module
+
+    monkeypatch.setattr(spool_module, "CACHE_KIB", 64)
+    before = open_deleted_files()
+    dbapi = sqlite3.connect(":memory:", isolation_level=None)
+    spool = spool_module.Spool(dbapi)
+    lines = tuple((p, 7, None) for p in range(1, 7))
+    row = (("q" * 100, "values", "789678", *["x"] * 10, "fixed"), lines)
+    for _ in range(3000):
+        spool.add(row)
+    spool.finish()
+    spilled = open_deleted_files() - before
+    assert spilled, "the spool never left memory"
+    assert spool.rows(3000, 3000) == ([(3000, row[0])], [(3000, *line) for line in lines])
+    spool.close()
+    assert not open_deleted_files() & spilled
+    dbapi.close()
 
 
 def many_rows(n: int, seed: int = 7) -> list[list[str]]:
@@ -498,6 +533,39 @@ def many_rows(n: int, seed: int = 7) -> list[list[str]]:
         ]
         for i in range(n)
     ]
+
+
+def test_progress_only_on_a_terminal(tmp_path: Path, fresh_db: str) -> None:
+    """With stderr on a terminal the import shows its progress there, then clears the line;
+    stdout has the summary only (stderr off a terminal is tested above: empty)."""
+    import pty
+
+    path = write(tmp_path / "r.csv", csv_text(many_rows(2500)))
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "yimao_db", "import", str(path), "--db", fresh_db],
+        env=child_env(),
+        stdout=subprocess.PIPE,
+        stderr=follower,
+        text=True,
+    )
+    os.close(follower)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        shown += chunk
+    out, _ = proc.communicate(timeout=600)
+    os.close(leader)
+    assert proc.returncode == 0
+    assert out.startswith("imported 2500 readings (ids 1–2500) in ")
+    screen = shown.decode("utf-8")
+    assert "\rpreparing 2000 readings…" in screen, screen
+    assert screen.endswith("\r\x1b[K"), screen  # the progress line is cleared at the end
 
 
 def test_a_cast_during_preparation_is_not_blocked(tmp_path: Path, fresh_db: str) -> None:
@@ -556,8 +624,8 @@ def test_ctrl_c_writes_nothing_and_removes_the_spool(
     proc = start_import(path, fresh_db, spool, pause=f"{stage}:{hook}")
     try:
         wait_paused(proc, hook)
-        open_spools = spool_files(proc.pid, spool)
-        assert open_spools and all(s.endswith(" (deleted)") for s in open_spools), open_spools
+        open_spools = spool_files(proc.pid, spool)  # none while the spool fits in its cache
+        assert all(s.endswith(" (deleted)") for s in open_spools), open_spools
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=120)
     finally:
@@ -576,7 +644,8 @@ def test_ctrl_c_at_random_moments(tmp_path: Path, fresh_db: str) -> None:
     spool = tmp_path / "spool"
     for run_no in range(4):
         proc = start_import(path, fresh_db, spool)
-        time.sleep(rng.uniform(1.0, 4.0))  # after start-up (imports), while it works
+        wait_reading(proc, path)  # past Python's start-up: the command is running
+        time.sleep(rng.uniform(0.0, 3.0))
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=600)
         assert "Traceback" not in err

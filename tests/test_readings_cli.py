@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import counts, run
-from sqlalchemy import Engine, text
+from helpers import coins_of, counts, run
+from sqlalchemy import Engine
 
 from yimao_db.db import writer_engine
 from yimao_db.readings import chart
@@ -30,15 +30,6 @@ def cast_json(capsys: pytest.CaptureFixture[str], db: str, *argv: str) -> dict[s
     assert (code, err) == (0, ""), err
     data: dict[str, Any] = json.loads(out)
     return data
-
-
-def coins_of(engine: Engine, reading_id: int) -> list[int | None]:
-    with engine.connect() as conn:
-        rows = conn.execute(
-            text("SELECT coins FROM reading_line WHERE reading_id = :id ORDER BY position"),
-            {"id": reading_id},
-        ).scalars()
-        return [None if c is None else int(c) for c in rows]
 
 
 # --- cast -----------------------------------------------------------------------------------

@@ -81,8 +81,8 @@ def _json_rows(raw: IO[bytes]) -> Iterator[Row]:
             raise UsageError(f"{label(number, line_no)}: not UTF-8 text") from None
         except RecursionError:
             raise UsageError(
-                f"{label(number, line_no)}: nested too deeply to be a reading"
-                " (JSON arrays or objects inside one another, thousands deep)"
+                f"{label(number, line_no)}: nested too deeply (JSON arrays or objects about"
+                " a thousand deep); a reading's values are text, numbers or a list of six"
             ) from None
         except ValueError as exc:  # JSONDecodeError, or an integer too long to convert
             reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)

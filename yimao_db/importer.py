@@ -5,18 +5,18 @@ Two passes, so that the write lock is held only to insert:
 1. **prepare** — the file is streamed (:mod:`yimao_db.import_files`); every row is validated
    as a cast would be (:func:`yimao_db.readings.prepare`: the cast form, the moment, the
    question), turned into its rows (:func:`yimao_db.readings.reading_rows`, the same function
-   ``cast`` uses) and appended to a *spool*, an anonymous temporary file. Hexagram names
-   resolve through ``name_alias`` read once (:class:`yimao_db.lookup.HexagramNames`), on a
-   read-only connection. Nothing is locked; a bad row stops the import here.
-2. **insert** — one write transaction inserts the spooled rows in batches (``executemany``,
-   ids from :func:`yimao_db.dialect.new_reading_ids`) and commits once.
+   ``cast`` uses) and written to the spool (:mod:`yimao_db.spool`, a temporary SQLite
+   database with no name in the file system). Hexagram names resolve through ``name_alias``
+   read once (:class:`yimao_db.lookup.HexagramNames`) on a read-only connection. Nothing in
+   the database is locked; a bad row stops the import here.
+2. **insert** — one write transaction moves the spooled rows into ``reading`` and
+   ``reading_line``, ``BATCH`` readings at a time (ids from
+   :func:`yimao_db.dialect.new_reading_ids`), and commits once.
 
-Memory stays bounded by a batch whatever the file's size (plus the list of new ids). The
-spool has no name in the file system (``O_TMPFILE`` on Linux, else unlinked at once), so it
-disappears with the process however that ends. Ctrl-C (KeyboardInterrupt) before the commit
-rolls everything back; from the moment the commit starts until the caller's ``done`` has
-reported the ids, SIGINT is ignored, so an import is either rolled back or complete and
-reported.
+Memory stays bounded by the spool's page cache and a batch, whatever the file's size (plus
+the list of new ids). Ctrl-C (KeyboardInterrupt) before the commit rolls everything back;
+from the moment the commit starts until the caller's ``done`` has reported the ids, SIGINT
+is ignored, so an import is either rolled back or complete and reported.
 
 Test hook: with ``YIMAO_TEST_IMPORT_PAUSE=STAGE:DIR`` the import creates ``DIR/paused`` at
 STAGE (``prepare``: after the first row is spooled; ``insert``: after the first batch is
@@ -25,17 +25,16 @@ inserted, inside the transaction) and waits until ``DIR/go`` exists. Unset, it d
 
 from __future__ import annotations
 
-import marshal
 import os
 import signal
-import tempfile
+import sqlite3
 import threading
 import time
+import typing
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from itertools import chain
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from sqlalchemy import Connection, Engine
@@ -55,57 +54,15 @@ from yimao_db.readings import (
     stored_at,
 )
 from yimao_db.schema.readings import MAX_ID
+from yimao_db.spool import Spool
 
 PAUSE_ENV = "YIMAO_TEST_IMPORT_PAUSE"
-BATCH = 2000  # readings per spool record and per executemany
+BATCH = 2000  # readings inserted at a time
 PROGRESS_EVERY = 2000
 
 # progress(stage, done, total): stage "preparing" (total 0: not known yet) or "inserting"
 Progress = Callable[[str, int, int], None]
 Done = Callable[[list[int]], None]
-
-
-class Spool:
-    """Prepared rows in an anonymous temporary file, written and read back in batches.
-
-    A batch is stored as its length (8 bytes) and its :mod:`marshal` dump: the rows are
-    tuples of text, numbers and None, read back by the same process that wrote them."""
-
-    def __init__(self) -> None:
-        self.count = 0
-        self._batch: list[Rows] = []
-        self._file = tempfile.TemporaryFile(prefix="yimao-import-")
-
-    def add(self, rows: Rows) -> None:
-        self._batch.append(rows)
-        self.count += 1
-        if len(self._batch) >= BATCH:
-            self._flush()
-
-    def _flush(self) -> None:
-        if self._batch:
-            block = marshal.dumps(self._batch)
-            try:
-                self._file.write(len(block).to_bytes(8, "little"))
-                self._file.write(block)
-            except OSError as exc:
-                raise UsageError(
-                    f"cannot write the import's temporary file in {tempfile.gettempdir()}:"
-                    f" {exc.strerror or exc} (set TMPDIR to a directory with room)"
-                ) from None
-            self._batch = []
-
-    def batches(self) -> Iterator[list[Rows]]:
-        self._flush()
-        self._file.seek(0)
-        while size := int.from_bytes(self._file.read(8), "little"):
-            yield marshal.loads(self._file.read(size))
-
-    def __enter__(self) -> Spool:
-        return self
-
-    def __exit__(self, *exc: type[BaseException] | BaseException | TracebackType | None) -> None:
-        self._file.close()
 
 
 def _pause_at(stage: str) -> None:
@@ -159,8 +116,9 @@ def _prepare_file(
 
 
 class _Table:
-    """Multi-row INSERTs into one table: ``ROWS_PER_STATEMENT`` rows a statement, run with
-    ``executemany`` (a fifth of the work of one statement per row)."""
+    """Multi-row INSERTs into one table, ``per`` rows a statement, run with ``executemany``
+    (about half the work of one statement per row); for a database the spool is not
+    attached to."""
 
     def __init__(self, conn: Connection, table: str, columns: tuple[str, ...], per: int) -> None:
         self.conn, self.table, self.columns, self.per = conn, table, columns, per
@@ -184,24 +142,45 @@ class _Table:
 
 
 def _insert(conn: Connection, spool: Spool, progress: Progress | None) -> list[int]:
+    """Move the spooled readings into the database, ``BATCH`` at a time; the new ids."""
     created_at = stored_at()
-    # at most 999 parameters a statement (the oldest SQLite limit): 40 readings, 240 lines
+    attached = dialect.backend(conn) == dialect.SQLITE  # the spool is on this connection
     reading_table = _Table(conn, "reading", ("id", "created_at", *READING_COLUMNS), 40)
     line_table = _Table(conn, "reading_line", ("reading_id", *LINE_COLUMNS), 240)
     ids: list[int] = []
-    for batch in spool.batches():
-        new = dialect.new_reading_ids(conn, len(batch))
+    for first, last in spool.ranges(BATCH):
+        new = dialect.new_reading_ids(conn, last - first + 1)
         if new[-1] > MAX_ID:
             raise UsageError(f"the reading ids would pass the largest possible id, {MAX_ID}")
-        pairs = list(zip(new, batch, strict=True))
-        reading_table.insert([(i, created_at, *reading) for i, (reading, _) in pairs])
-        line_table.insert([(i, *line) for i, (_, lines) in pairs for line in lines])
+        if attached:  # SQLite: consecutive ids, the rows never pass through Python
+            spool.copy(conn, new[0] - first, created_at, first, last)
+        else:
+            readings, lines = spool.rows(first, last)
+            reading_table.insert([(new[n - first], created_at, *row) for n, row in readings])
+            line_table.insert([(new[row[0] - first], *row[1:]) for row in lines])
         if not ids:
             _pause_at("insert")
         ids += new
         if progress is not None:
             progress("inserting", len(ids), spool.count)
     return ids
+
+
+@contextmanager
+def _spool(conn: Connection) -> Iterator[Spool]:
+    """A spool attached to the writer's own connection on SQLite, else to one of its own."""
+    own = None
+    if dialect.backend(conn) == dialect.SQLITE:
+        dbapi = typing.cast(sqlite3.Connection, conn.connection.driver_connection)
+    else:
+        dbapi = own = sqlite3.connect(":memory:", isolation_level=None)
+    spool = Spool(dbapi)
+    try:
+        yield spool
+    finally:
+        spool.close()
+        if own is not None:
+            own.close()
 
 
 @contextmanager
@@ -247,20 +226,20 @@ def import_file(
     """
     path = Path(path)
     names = _hexagram_names(db)
-    with Spool() as spool:
-        _prepare_file(path, names, spool, progress)
-        if spool.count == 0:
-            raise UsageError(f"{path}: no readings to import")
-        engine = db if isinstance(db, Engine) else writer_engine(db)
-        try:
-            with engine.connect() as conn:
-                transaction = conn.begin()
+    engine = db if isinstance(db, Engine) else writer_engine(db)
+    try:
+        with engine.connect() as conn, _spool(conn) as spool:
+            _prepare_file(path, names, spool, progress)
+            spool.finish()
+            if spool.count == 0:
+                raise UsageError(f"{path}: no readings to import")
+            with conn.begin() as transaction:
                 ids = _insert(conn, spool, progress)
                 with _sigint_ignored():
                     transaction.commit()
                     if done is not None:
                         done(ids)
-        finally:
-            if engine is not db:
-                engine.dispose()
+    finally:
+        if engine is not db:
+            engine.dispose()
     return ids
