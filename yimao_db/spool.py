@@ -20,7 +20,6 @@ from __future__ import annotations
 import sqlite3
 import tempfile
 from collections.abc import Iterator
-from itertools import chain
 from typing import Any
 
 from sqlalchemy import Connection
@@ -30,7 +29,7 @@ from yimao_db.readings import LINE_COLUMNS, READING_COLUMNS, ReadingRow, Rows
 
 NAME = "import_spool"
 CACHE_KIB = 4096  # the spool's page cache; beyond it pages go to the (nameless) file
-READINGS_PER_STATEMENT = 40  # 600 parameters for the readings, 960 for their lines
+READINGS_PER_STATEMENT = 40  # 600 parameters for the readings, 960 for their lines (< 999)
 
 _READING = ", ".join(READING_COLUMNS)
 _LINE = ", ".join(LINE_COLUMNS)
@@ -81,7 +80,8 @@ class Spool:
     def __init__(self, dbapi: sqlite3.Connection) -> None:
         self.dbapi = dbapi
         self.count = 0
-        self._pending: list[Rows] = []
+        self._readings: list[Any] = []  # the parameters of the next INSERTs, flat
+        self._lines: list[Any] = []
         self._sql: dict[tuple[str, int], str] = {}
         for statement in _SETUP:
             dbapi.execute(statement)
@@ -89,9 +89,14 @@ class Spool:
         dbapi.execute("BEGIN")  # deferred: it locks the spool only, never the main database
 
     def add(self, rows: Rows) -> None:
-        self._pending.append(rows)
-        self.count += 1
-        if len(self._pending) == READINGS_PER_STATEMENT:
+        reading, lines = rows
+        n = self.count = self.count + 1
+        self._readings.append(n)
+        self._readings += reading
+        for line in lines:
+            self._lines.append(n)
+            self._lines += line
+        if n % READINGS_PER_STATEMENT == 0:
             self._write()
 
     def _insert(self, table: str, columns: int, values: list[Any]) -> None:
@@ -101,20 +106,16 @@ class Spool:
         self.dbapi.execute(self._sql[key], values)
 
     def _write(self) -> None:
-        first = self.count - len(self._pending) + 1
-        numbered = list(enumerate(self._pending, first))
-        readings = list(chain.from_iterable((n, *reading) for n, (reading, _) in numbered))
-        lines = list(chain.from_iterable((n, *line) for n, (_, rows) in numbered for line in rows))
         try:
-            self._insert("spooled_reading", 1 + len(READING_COLUMNS), readings)
-            self._insert("spooled_line", 1 + len(LINE_COLUMNS), lines)
+            self._insert("spooled_reading", 1 + len(READING_COLUMNS), self._readings)
+            self._insert("spooled_line", 1 + len(LINE_COLUMNS), self._lines)
         except sqlite3.OperationalError as exc:
             raise _full(exc) from None
-        self._pending = []
+        self._readings, self._lines = [], []
 
     def finish(self) -> None:
         """Write what is pending and end the spool's transaction (ready to be read)."""
-        if self._pending:
+        if self._readings:
             self._write()
         try:
             self.dbapi.execute("COMMIT")
