@@ -392,6 +392,17 @@ def test_import_stores_what_cast_stores(
     assert [by_reading[i] for i in first] == [by_reading[i] for i in ids]
 
 
+def test_reading_rows_fill_every_column() -> None:
+    """The rows both cast and import store cover the tables (all but the keys and clock)."""
+    from yimao_db.readings import LINE_COLUMNS, READING_COLUMNS
+    from yimao_db.schema.readings import Reading, ReadingLine
+
+    reading = {c.name for c in Reading.__table__.columns} - {"id", "created_at"}
+    assert sorted(READING_COLUMNS) == sorted(reading)
+    line = {c.name for c in ReadingLine.__table__.columns} - {"reading_id"}
+    assert sorted(LINE_COLUMNS) == sorted(line)
+
+
 def test_hexagram_names_need_no_query_per_row(
     capsys: pytest.CaptureFixture[str],
     tmp_path: Path,
