@@ -440,6 +440,37 @@ def test_summary_and_ids(capsys: pytest.CaptureFixture[str], tmp_path: Path, fre
     assert code == 0 and out.startswith("imported 1 reading (id 7) in "), out
 
 
+def test_ctrl_c_after_the_report_changes_nothing(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    fresh_db: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Ctrl-C that lands after the commit and the summary (here: while the engine is
+    closed) is not reported as an interruption: the import is complete."""
+    from yimao_db.commands import readings as commands
+
+    made = commands.built_writer
+
+    def interrupted_on_dispose(db: str | None) -> Engine:
+        engine = made(db)
+        real = engine.dispose
+
+        def dispose(close: bool = True) -> None:
+            real(close)
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(engine, "dispose", dispose)
+        return engine
+
+    monkeypatch.setattr(commands, "built_writer", interrupted_on_dispose)
+    path = write(tmp_path / "r.csv", csv_text([["789678", AT, "", ""]] * 2))
+    code, out, err = run(capsys, "import", str(path), "--db", fresh_db)
+    assert (code, err) == (0, ""), err
+    assert out.startswith("imported 2 readings (ids 1–2) in ")
+    assert len(snapshot(fresh_db)[0]) == 2
+
+
 # --- the write lock, Ctrl-C and the spool: real processes --------------------------------------
 
 

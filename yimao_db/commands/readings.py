@@ -133,8 +133,9 @@ def cmd_import(args: argparse.Namespace) -> int:
 
     began = time.perf_counter()
     meter = Meter() if sys.stderr.isatty() else None
+    reported = []
 
-    def done(ids: list[int]) -> None:
+    def done(ids: list[int]) -> None:  # called after the commit, Ctrl-C ignored meanwhile
         if meter is not None:
             meter.clear()
         summary = import_summary(ids, time.perf_counter() - began) + "\n"
@@ -143,14 +144,20 @@ def cmd_import(args: argparse.Namespace) -> int:
             sys.stderr.write(summary)
         else:
             out(summary)
+        reported.append(True)
 
     engine = built_writer(args.db)
     try:
-        import_file(args.file, engine, progress=meter, done=done)
-    finally:
-        engine.dispose()
-        if meter is not None:
-            meter.clear()
+        try:
+            import_file(args.file, engine, progress=meter, done=done)
+        finally:
+            engine.dispose()
+            if meter is not None:
+                meter.clear()
+    except KeyboardInterrupt:
+        if not reported:
+            raise
+        # too late: the import is committed and reported; the interrupt changes nothing
     return 0
 
 
