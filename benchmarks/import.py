@@ -11,8 +11,8 @@ Asia/Shanghai, a short question) is imported by
 
 Both run as subprocesses (start-up included, as a user sees it) on a fresh database each
 time, after one warm-up run each; the figures are medians. Printed: the floor's readings/s,
-yimao import's readings/s, the ratio, the split of yimao's time between the calendar
-(``moment_at`` for every row, timed alone in this process) and everything else, the peak
+yimao import's readings/s, the ratio, the split of the import's time between the calendar
+(``moment_at``, timed inside one in-process run of the import) and everything else, the peak
 RSS of an import of ``--rss-rows`` readings (``wait4`` rusage of the child), and the latency
 of a ``yimao cast`` started one second into an import of 30,000 readings (and of the same cast
 alone).
@@ -26,6 +26,7 @@ readings; the concurrent cast finishes within a few seconds.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import os
@@ -131,19 +132,34 @@ def yimao(*argv: str) -> list[str]:
     return [sys.executable, "-m", "yimao_db", *argv]
 
 
-def moments_alone(csv_path: Path) -> tuple[float, float]:
-    """(wall, CPU) seconds ``moment_at`` takes for every row of the file, in this process."""
-    from yimao_db.moment import moment_at
+def split(csv_path: Path, db: Path) -> tuple[Run, Run]:
+    """One import run in this process with ``moment_at`` timed: (the whole import, the time
+    spent in moments), wall and CPU seconds."""
+    from yimao_db import readings
+    from yimao_db.cli import main as yimao_main
 
-    with csv_path.open(encoding="utf-8", newline="") as f:
-        rows = csv.reader(f)
-        next(rows)
-        todo = [(at, tz) for _, at, tz, _ in rows]
-    moment_at(*todo[0])  # warm: imports, zone data
-    wall, cpu = time.perf_counter(), time.process_time()
-    for at, tz in todo:
-        moment_at(at, tz)
-    return time.perf_counter() - wall, time.process_time() - cpu
+    moment_at = readings.moment_at
+    spent = [0.0, 0.0]
+
+    def timed(*args: object, **kwargs: object) -> object:
+        wall, cpu = time.perf_counter(), time.process_time()
+        try:
+            return moment_at(*args, **kwargs)  # type: ignore[arg-type]
+        finally:
+            spent[0] += time.perf_counter() - wall
+            spent[1] += time.process_time() - cpu
+
+    readings.moment_at = timed  # type: ignore[assignment]
+    try:
+        wall, cpu = time.perf_counter(), time.process_time()
+        with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
+            code = yimao_main(["import", str(csv_path), "--db", str(db)])
+        whole = Run(time.perf_counter() - wall, time.process_time() - cpu, 0.0, "")
+    finally:
+        readings.moment_at = moment_at
+    if code != 0:
+        raise SystemExit("the in-process import failed")
+    return whole, Run(spent[0], spent[1], 0.0, "")
 
 
 def concurrent_cast(template: Path, folder: Path, csv_path: Path) -> tuple[float, float, bool]:
@@ -231,17 +247,14 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  peak RSS                           {max(r.max_rss_mb for r in yimaos):>9.0f} MB")
         print(f"  summary line: {yimaos[0].stdout.strip()}")
 
-        calendar, calendar_cpu = moments_alone(rows_csv)
-        print("\nsplit of yimao import's time (moments timed alone in this process)")
-        print(
-            f"  moments (moment_at for every row)  {calendar:>9.2f} s  ({n / calendar:,.0f}/s;"
-            f" CPU {calendar_cpu:.2f} s)"
-        )
-        rest, rest_cpu = y_wall - calendar, y_cpu - calendar_cpu
-        print(
-            f"  everything else                    {rest:>9.2f} s  ({n / rest:,.0f} readings/s;"
-            f" CPU {rest_cpu:.2f} s, {n / rest_cpu:,.0f} readings/s)"
-        )
+        whole, moments = split(rows_csv, fresh_db(template, folder))
+        rest = Run(whole.seconds - moments.seconds, whole.cpu - moments.cpu, 0.0, "")
+        print("\nsplit of one import run in-process, moment_at timed (wall; CPU)")
+        for label, part in (("the whole import", whole), ("moments", moments), ("the rest", rest)):
+            print(
+                f"  {label:<33} {part.seconds:>9.2f} s  ({n / part.seconds:>9,.0f}/s;"
+                f" CPU {part.cpu:.2f} s, {n / part.cpu:,.0f}/s)"
+            )
 
         head = folder / "head.csv"
         with rows_csv.open(encoding="utf-8") as src, head.open("w", encoding="utf-8") as dst:
