@@ -12,7 +12,8 @@ Asia/Shanghai, a short question) is imported by
 Both run as subprocesses (start-up included, as a user sees it) on a fresh database each
 time, after one warm-up run each; the figures are medians. Printed: the floor's readings/s,
 yimao import's readings/s, the ratio, the split of the import's time between the calendar
-(``moment_at``, timed inside one in-process run of the import) and everything else, the peak
+and everything else (an in-process run, and one with every moment computed beforehand and
+looked up: the difference is the calendar's share), the peak
 RSS of an import of ``--rss-rows`` readings (``wait4`` rusage of the child), and the latency
 of a ``yimao cast`` started one second into an import of 30,000 readings (and of the same cast
 alone).
@@ -132,34 +133,35 @@ def yimao(*argv: str) -> list[str]:
     return [sys.executable, "-m", "yimao_db", *argv]
 
 
-def split(csv_path: Path, db: Path) -> tuple[Run, Run]:
-    """One import run in this process with ``moment_at`` timed: (the whole import, the time
-    spent in moments), wall and CPU seconds."""
-    from yimao_db import readings
+def in_process(csv_path: Path, db: Path) -> Run:
+    """One import, run in this process (no interpreter start-up): wall and CPU seconds."""
     from yimao_db.cli import main as yimao_main
 
-    moment_at = readings.moment_at
-    spent = [0.0, 0.0]
-
-    def timed(*args: object, **kwargs: object) -> object:
-        wall, cpu = time.perf_counter(), time.process_time()
-        try:
-            return moment_at(*args, **kwargs)  # type: ignore[arg-type]
-        finally:
-            spent[0] += time.perf_counter() - wall
-            spent[1] += time.process_time() - cpu
-
-    readings.moment_at = timed  # type: ignore[assignment]
-    try:
-        wall, cpu = time.perf_counter(), time.process_time()
-        with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
-            code = yimao_main(["import", str(csv_path), "--db", str(db)])
-        whole = Run(time.perf_counter() - wall, time.process_time() - cpu, 0.0, "")
-    finally:
-        readings.moment_at = moment_at
+    wall, cpu = time.perf_counter(), time.process_time()
+    with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
+        code = yimao_main(["import", str(csv_path), "--db", str(db)])
     if code != 0:
         raise SystemExit("the in-process import failed")
-    return whole, Run(spent[0], spent[1], 0.0, "")
+    return Run(time.perf_counter() - wall, time.process_time() - cpu, 0.0, "")
+
+
+def split(csv_path: Path, template: Path, folder: Path) -> tuple[Run, Run]:
+    """(the import, the import with every moment computed beforehand and looked up in a
+    table): the difference is the time moments take inside the import."""
+    from yimao_db import readings
+
+    with csv_path.open(encoding="utf-8", newline="") as f:
+        rows = csv.reader(f)
+        next(rows)
+        table = {(at, tz): readings.moment_at(at, tz) for _, at, tz, _ in rows}
+    whole = in_process(csv_path, fresh_db(template, folder))
+    moment_at = readings.moment_at
+    readings.moment_at = lambda at, tz, early_rat=False: table[(at, tz)]  # type: ignore[assignment,misc]
+    try:
+        rest = in_process(csv_path, fresh_db(template, folder))
+    finally:
+        readings.moment_at = moment_at
+    return whole, rest
 
 
 def concurrent_cast(template: Path, folder: Path, csv_path: Path) -> tuple[float, float, bool]:
@@ -247,9 +249,9 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  peak RSS                           {max(r.max_rss_mb for r in yimaos):>9.0f} MB")
         print(f"  summary line: {yimaos[0].stdout.strip()}")
 
-        whole, moments = split(rows_csv, fresh_db(template, folder))
-        rest = Run(whole.seconds - moments.seconds, whole.cpu - moments.cpu, 0.0, "")
-        print("\nsplit of one import run in-process, moment_at timed (wall; CPU)")
+        whole, rest = split(rows_csv, template, folder)
+        moments = Run(whole.seconds - rest.seconds, whole.cpu - rest.cpu, 0.0, "")
+        print("\nsplit, in-process runs: with moments, and with moments looked up (wall; CPU)")
         for label, part in (("the whole import", whole), ("moments", moments), ("the rest", rest)):
             print(
                 f"  {label:<33} {part.seconds:>9.2f} s  ({n / part.seconds:>9,.0f}/s;"
