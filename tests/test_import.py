@@ -349,6 +349,24 @@ def test_a_bad_row_anywhere_writes_nothing(
     assert err.startswith(f"error: row {where} (line {where + 1}): bad line values"), err
 
 
+def test_a_question_too_long_to_store_is_refused_by_row(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    fresh_db: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past what the database can hold (10⁹ bytes; lowered here) a question is refused with
+    its row, as ``cast`` refuses it, instead of failing the insert."""
+    from yimao_db import readings
+
+    monkeypatch.setattr(readings, "QUESTION_MAX_BYTES", 10)
+    rows = [["789678", AT, "", "ten bytes!"], ["789678", AT, "", "十一 bytes"]]
+    err = refused(capsys, fresh_db, write(tmp_path / "long.csv", csv_text(rows)))
+    assert err == "error: row 2 (line 3): the question is 12 bytes long: at most 10 can be stored\n"
+    code, _, err = run(capsys, "cast", "789678", "--question", "十一 bytes", "--db", fresh_db)
+    assert code == 2 and err.startswith("error: the question is 12 bytes long")
+
+
 def test_a_missing_file_and_a_directory(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, fresh_db: str
 ) -> None:

@@ -23,6 +23,9 @@ from yimao_db.moment import Moment, moment_at, moment_from_pillars, parse_pillar
 from yimao_db.schema.readings import MAX_ID, NAJIA_VARIANTS, Reading, ReadingLine
 
 DEFAULT_TZ = "Asia/Shanghai"
+# SQLite stores no value, and no row, over 10⁹ bytes (SQLITE_MAX_LENGTH); PostgreSQL no text
+# over 1 GB. The rest of a reading's row takes well under the margin left here.
+QUESTION_MAX_BYTES = 999_000_000
 
 
 @dataclass(frozen=True)
@@ -199,11 +202,15 @@ def check_question(question: str | None) -> str | None:
     if "\x00" in question:
         raise UsageError("the question contains a NUL character, which cannot be stored")
     try:
-        question.encode("utf-8")
+        size = len(question.encode("utf-8"))
     except UnicodeEncodeError:
         raise UsageError(
             "the question is not valid Unicode text (it contains a lone surrogate)"
         ) from None
+    if size > QUESTION_MAX_BYTES:
+        raise UsageError(
+            f"the question is {size} bytes long: at most {QUESTION_MAX_BYTES} can be stored"
+        )
     return question
 
 

@@ -64,7 +64,7 @@ def _values(table: str, columns: int, rows: int) -> str:
     return f"INSERT INTO {NAME}.{table} VALUES {', '.join([row] * rows)}"
 
 
-def _full(exc: sqlite3.Error) -> UsageError:
+def _spool_error(exc: sqlite3.Error) -> UsageError:
     return UsageError(
         f"cannot write the import's temporary file in {tempfile.gettempdir()}: {exc}"
         " (set TMPDIR to a directory with room)"
@@ -109,8 +109,8 @@ class Spool:
         try:
             self._insert("spooled_reading", 1 + len(READING_COLUMNS), self._readings)
             self._insert("spooled_line", 1 + len(LINE_COLUMNS), self._lines)
-        except sqlite3.OperationalError as exc:
-            raise _full(exc) from None
+        except sqlite3.Error as exc:  # the disk is full, or a value SQLite cannot hold
+            raise _spool_error(exc) from None
         self._readings, self._lines = [], []
 
     def finish(self) -> None:
@@ -119,8 +119,8 @@ class Spool:
             self._write()
         try:
             self.dbapi.execute("COMMIT")
-        except sqlite3.OperationalError as exc:
-            raise _full(exc) from None
+        except sqlite3.Error as exc:  # the disk is full, or a value SQLite cannot hold
+            raise _spool_error(exc) from None
 
     def copy(self, conn: Connection, offset: int, created_at: str, first: int, last: int) -> None:
         """Insert readings ``first`` to ``last`` into ``reading`` and ``reading_line`` of the
