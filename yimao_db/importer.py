@@ -185,8 +185,8 @@ def _spool(conn: Connection) -> Iterator[Spool]:
 
 @contextmanager
 def _sigint_ignored() -> Iterator[None]:
-    """Ctrl-C has no effect inside (main thread only; a SIGINT already pending is raised
-    as KeyboardInterrupt on the way in)."""
+    """Ctrl-C (SIGINT) has no effect inside; only the main thread can set that, elsewhere
+    this does nothing."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
