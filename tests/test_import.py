@@ -513,6 +513,24 @@ def start_import(
     )
 
 
+PAUSED_ROWS = 2500  # two batches: the insert pause comes with a batch still to go
+
+
+def paused_import(tmp_path: Path, db: str, stage: str) -> tuple[subprocess.Popen[str], Path]:
+    """An import of PAUSED_ROWS readings started and paused at STAGE: (the process, the
+    hook directory); its spool directory is ``tmp_path / "spool"``."""
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    path = write(tmp_path / "r.csv", csv_text(many_rows(PAUSED_ROWS)))
+    proc = start_import(path, db, tmp_path / "spool", pause=f"{stage}:{hook}")
+    try:
+        wait_paused(proc, hook)
+    except BaseException:
+        proc.kill()
+        raise
+    return proc, hook
+
+
 def wait_paused(proc: subprocess.Popen[str], hook_dir: Path) -> None:
     """Until the import reaches its pause; fails if it ends first."""
     deadline = time.monotonic() + 300
@@ -631,12 +649,8 @@ def test_progress_only_on_a_terminal(tmp_path: Path, fresh_db: str) -> None:
 def test_a_cast_during_preparation_is_not_blocked(tmp_path: Path, fresh_db: str) -> None:
     """The import prepares every row before it takes the write lock: a cast made while it
     prepares commits first, so its id is below every imported id."""
-    hook = tmp_path / "hook"
-    hook.mkdir()
-    path = write(tmp_path / "r.csv", csv_text(many_rows(2500)))
-    proc = start_import(path, fresh_db, tmp_path / "spool", pause=f"prepare:{hook}")
+    proc, hook = paused_import(tmp_path, fresh_db, "prepare")
     try:
-        wait_paused(proc, hook)
         eng = writer_engine(fresh_db)
         try:
             from yimao_db.readings import cast
@@ -650,24 +664,20 @@ def test_a_cast_during_preparation_is_not_blocked(tmp_path: Path, fresh_db: str)
         proc.kill()
     assert proc.returncode == 0, err
     ids = [int(i) for i in out.split()]
-    assert len(ids) == 2500 and cast_id < min(ids)
+    assert len(ids) == PAUSED_ROWS and cast_id < min(ids)
     assert questions(fresh_db)[0] == "during the import"
 
 
 def test_readers_see_nothing_until_the_commit(tmp_path: Path, fresh_db: str) -> None:
-    hook = tmp_path / "hook"
-    hook.mkdir()
-    path = write(tmp_path / "r.csv", csv_text(many_rows(2500)))
-    proc = start_import(path, fresh_db, tmp_path / "spool", pause=f"insert:{hook}")
-    try:
-        wait_paused(proc, hook)  # the first batch is inserted, not committed
+    proc, hook = paused_import(tmp_path, fresh_db, "insert")
+    try:  # the first batch is inserted, not committed
         assert snapshot(fresh_db) == ([], [])
         (hook / "go").touch()
         out, err = proc.communicate(timeout=600)
     finally:
         proc.kill()
     assert proc.returncode == 0, err
-    assert len(snapshot(fresh_db)[0]) == 2500 == len(out.split())
+    assert len(snapshot(fresh_db)[0]) == PAUSED_ROWS == len(out.split())
 
 
 @pytest.mark.parametrize("stage", ["prepare", "insert"])
@@ -678,12 +688,9 @@ def test_ctrl_c_writes_nothing_and_removes_the_spool(
 
     cast("乾", at=AT, db=fresh_db)
     before = snapshot(fresh_db)
-    hook, spool = tmp_path / "hook", tmp_path / "spool"
-    hook.mkdir()
-    path = write(tmp_path / "r.csv", csv_text(many_rows(2500)))
-    proc = start_import(path, fresh_db, spool, pause=f"{stage}:{hook}")
+    spool = tmp_path / "spool"
+    proc, _ = paused_import(tmp_path, fresh_db, stage)
     try:
-        wait_paused(proc, hook)
         open_spools = spool_files(proc.pid, spool)  # none while the spool fits in its cache
         assert all(s.endswith(" (deleted)") for s in open_spools), open_spools
         proc.send_signal(signal.SIGINT)
@@ -699,25 +706,20 @@ def test_kill_9_while_inserting_writes_nothing(tmp_path: Path, fresh_db: str) ->
     """SIGKILL inside the write transaction: the next reader sees the database as before,
     the next import works, and the spool's file is gone with the process."""
     before = snapshot(fresh_db)
-    hook, spool = tmp_path / "hook", tmp_path / "spool"
-    hook.mkdir()
-    path = write(tmp_path / "r.csv", csv_text(many_rows(2500)))
-    proc = start_import(path, fresh_db, spool, pause=f"insert:{hook}")
-    try:
-        wait_paused(proc, hook)
-    finally:
-        proc.kill()
-        proc.communicate(timeout=120)
+    spool = tmp_path / "spool"
+    proc, _ = paused_import(tmp_path, fresh_db, "insert")
+    proc.kill()
+    proc.communicate(timeout=120)
     assert proc.returncode == -signal.SIGKILL
     assert snapshot(fresh_db) == before
     assert list(spool.iterdir()) == []
-    proc = start_import(path, fresh_db, spool)
+    proc = start_import(tmp_path / "r.csv", fresh_db, spool)
     out, err = proc.communicate(timeout=600)
     assert proc.returncode == 0, err
     ids = [int(i) for i in out.split()]
-    assert len(ids) == 2500 and ids == sorted(set(ids))
+    assert len(ids) == PAUSED_ROWS and ids == sorted(set(ids))
     if os.environ.get("YIMAO_TEST_BACKEND", "sqlite") == "sqlite":
-        assert ids == list(range(1, 2501))  # PostgreSQL: the killed import used up ids
+        assert ids == list(range(1, PAUSED_ROWS + 1))  # PostgreSQL: the killed import used up ids
 
 
 def test_ctrl_c_at_random_moments(tmp_path: Path, fresh_db: str) -> None:
