@@ -684,6 +684,14 @@ REVIEWED = {
     ),
     ("docs.py", "SELECT COUNT(*) FROM {quote(name)}"): "a catalogue table name, quoted",
     ("docs.py", "FROM {CITATION_VIEW} WHERE table_name = :name"): "a constant; name is bound",
+    ("dialect.py", "INSERT INTO {table} ("): (
+        "table and column names the importer passes: its own constants (readings.READING_COLUMNS)"
+    ),
+    ("importer.py", "self._statement("): "dialect.insert_sql over the models' column names",
+    ("spool.py", "{NAME}"): (
+        "the spool's schema name, its columns (readings.READING_COLUMNS, LINE_COLUMNS) and"
+        " row counts: module constants and ints"
+    ),
     ("export.py", "SELECT * FROM {dialect.quote(self.name)} ORDER BY {self.order_by}"): (
         "catalogue names, quoted; ORDER BY terms are quoted column names (dialect.sort_term)"
     ),

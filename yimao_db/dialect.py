@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -376,3 +376,29 @@ def sqlite_schema_key(sql: str | None) -> tuple[str, ...]:
 def sqlite_schema_sql(conn: Connection) -> dict[tuple[str, str], str | None]:
     """(type, name) → the stored SQL of every table, index, view and trigger."""
     return {(str(t), str(n)): sql for t, n, sql in conn.exec_driver_sql(SQLITE_SCHEMA_SQL)}
+
+
+# --- bulk inserts (yimao_db.importer) -------------------------------------------------------
+
+
+def insert_sql(conn: Connection, table: str, columns: Sequence[str], rows: int = 1) -> str:
+    """``INSERT INTO table (columns) VALUES (…), (…) …`` for ``rows`` rows, in the driver's
+    placeholder style (table and column names are the program's own, never user text)."""
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    row = f"({', '.join([mark] * len(columns))})"
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES {', '.join([row] * rows)}"
+
+
+def new_reading_ids(conn: Connection, count: int) -> list[int]:
+    """``count`` new reading ids, ascending, for rows inserted before the next call.
+
+    PostgreSQL: taken from the id sequence, as a cast takes its id (unique even with other
+    writers at work; another session may take ids in between). SQLite: the ids after the
+    largest stored one, as SQLite gives a cast (the caller holds the write lock)."""
+    if conn.dialect.name == POSTGRESQL:
+        query = text(
+            "SELECT nextval(pg_get_serial_sequence('reading', 'id')) FROM generate_series(1, :n)"
+        )
+        return sorted(int(i) for i in conn.execute(query, {"n": count}).scalars())
+    top = int(conn.execute(text("SELECT COALESCE(MAX(id), 0) FROM reading")).scalar_one())
+    return list(range(top + 1, top + count + 1))

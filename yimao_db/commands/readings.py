@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
 from sqlalchemy import Connection, Engine
 
@@ -139,18 +140,71 @@ def cmd_readings(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_import(args: argparse.Namespace) -> int:
-    from yimao_db.readings import import_file
+def import_summary(ids: list[int], seconds: float) -> str:
+    """``imported 3 readings (ids 4–6) in 0.2 s``."""
+    if len(ids) == 1:
+        return f"imported 1 reading (id {ids[0]}) in {seconds:.1f} s"
+    gaps = "" if ids[-1] - ids[0] == len(ids) - 1 else ", not contiguous"
+    return f"imported {len(ids)} readings (ids {ids[0]}–{ids[-1]}{gaps}) in {seconds:.1f} s"
 
-    engine = built_writer(args.db)
+
+class Meter:
+    """Progress on a terminal's stderr, one line rewritten at most five times a second."""
+
+    def __init__(self) -> None:
+        self.shown = False
+        self.last = 0.0
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - self.last < 0.2:
+            return
+        self.last = now
+        count = f"{done}/{total}" if total else f"{done}"
+        sys.stderr.write(f"\r{stage} {count} readings…\x1b[K")
+        sys.stderr.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+            self.shown = False
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from yimao_db.importer import import_file
+
+    began = time.perf_counter()
+    meter = Meter() if sys.stderr.isatty() else None
+    reported = []
+
+    def done(ids: list[int]) -> None:  # called after the commit, Ctrl-C ignored meanwhile
+        if meter is not None:
+            meter.clear()
+        summary = import_summary(ids, time.perf_counter() - began) + "\n"
+        if args.ids:
+            out("".join(f"{i}\n" for i in ids))
+            sys.stderr.write(summary)
+        else:
+            out(summary)
+        if notes:
+            sys.stderr.write(import_notes(notes))
+        reported.append(True)
+
     notes: list[str] = []
+    engine = built_writer(args.db)
     try:
-        ids = import_file(args.file, engine, notes=notes)
-    finally:
-        engine.dispose()
-    if notes:
-        sys.stderr.write(import_notes(notes))
-    out("".join(f"{i}\n" for i in ids))
+        try:
+            import_file(args.file, engine, progress=meter, done=done, notes=notes)
+        finally:
+            engine.dispose()
+            if meter is not None:
+                meter.clear()
+    except KeyboardInterrupt:
+        if not reported:
+            raise
+        # too late: the import is committed and reported; the interrupt changes nothing
     return 0
 
 
@@ -197,5 +251,8 @@ def register(sub: SubParsers) -> None:
 
     p = sub.add_parser("import", help="store readings from CSV or JSON Lines in one transaction")
     p.add_argument("file", help="CSV or JSON Lines with columns lines, at, tz, question")
+    p.add_argument(
+        "--ids", action="store_true", help="print the new ids, one per line (summary on stderr)"
+    )
     db_option(p)
     p.set_defaults(handler=cmd_import)
