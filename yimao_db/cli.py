@@ -68,6 +68,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return UsageError.exit_code
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        return 130
 
 
 if __name__ == "__main__":
