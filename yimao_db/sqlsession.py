@@ -26,9 +26,12 @@ PostgreSQL (psycopg, whatever driver the URL names):
   that yimao is gone);
 * the function checks of :mod:`yimao_db.sqlguard`, on the text and on the definitions of
   the views it may read, before the statement runs;
-* rows come through a server-side cursor (``DECLARE`` … ``FETCH``), a batch at a time;
-  EXPLAIN and SHOW run as one prepared statement. Both use the extended protocol, which
-  refuses a second statement hidden in the text.
+* rows come through a server-side cursor (``DECLARE`` … ``FETCH``), a batch at a time,
+  over the statement as a sub-query whose rows the server measures: one larger than
+  :data:`PG_MAX_ROW` bytes fails the query instead of reaching yimao (this also refuses a
+  data-modifying WITH). EXPLAIN and SHOW run as one prepared statement; an unterminated
+  literal is sent as it is, for the server's own syntax error. All go through the
+  extended protocol, which refuses a second statement hidden in the text.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Running ``yimao sql``'s statement in a worker thread and streaming its rows, within limits.
 
 The statement runs in a worker thread while the calling thread waits for its rows in
-batches (a small queue: memory does not grow with the result). The caller watches the
+batches of about :data:`BATCH_BYTES` (one row at first, then up to :data:`MAX_BATCH`),
+through a queue of a few batches: memory does not grow with the result. The caller watches the
 clock and the process's memory: at the ``timeout``, or when the process has grown by
 :data:`MEMORY_LIMIT`, it interrupts the query (``sqlite3_interrupt``; a PostgreSQL cancel
 request, on top of the server's own ``statement_timeout``); Ctrl-C does the same at once.
