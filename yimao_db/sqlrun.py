@@ -145,7 +145,7 @@ def parse_timeout(text: str | None) -> float | None:
         seconds = math.nan
     if not (0 <= seconds <= MAX_TIMEOUT):  # also NaN
         raise UsageError(
-            f"--timeout: expected a number of seconds from 0 to {MAX_TIMEOUT:g}, or none "
+            f"--timeout: expected a number of seconds from 0 to {int(MAX_TIMEOUT)}, or none "
             f"(0 and none: no limit); got {text!r}"
         )
     return seconds or None

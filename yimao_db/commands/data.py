@@ -12,9 +12,9 @@ def cmd_sql(args: argparse.Namespace) -> int:
     from yimao_db import output
     from yimao_db.sqlrun import parse_params, parse_timeout, query
 
-    text = sys.stdin.read() if args.query == "-" else args.query
     params = parse_params(args.param or ())
     timeout = parse_timeout(args.timeout)
+    text = sys.stdin.read() if args.query == "-" else args.query
     with query(text, params, args.db, timeout=timeout) as result:
         if result.columns is None:
             return 0
