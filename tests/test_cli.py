@@ -485,7 +485,7 @@ def test_a_terminal_that_cannot_show_the_characters(built_db: str) -> None:
 def test_a_reader_that_stops_early(built_db: str) -> None:
     """``yimao … | head -1``: the closed pipe is not an error and says nothing."""
     many = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 30000) "
-    proc = _yimao("sql", many + "SELECT i FROM n", "--db", built_db)  # more than a pipe holds
+    proc = _yimao("sql", many + "SELECT i FROM n", "--csv", "--db", built_db)  # > a pipe
     assert proc.stdout is not None and proc.stderr is not None
     proc.stdout.readline()
     proc.stdout.close()  # the reader goes away before the command has written everything

@@ -4,10 +4,8 @@ The schema, the views and the queries of yimao-db are portable SQL. What is not 
 
 * connection set-up: SQLite pragmas and ``BEGIN``/``BEGIN IMMEDIATE``; PostgreSQL reader
   transactions (read-only, repeatable read: one snapshot for every statement of a read);
-* the read-only query runner's guards (:mod:`yimao_db.sqlrun`): SQLite's authorizer, the
-  PostgreSQL ``SET TRANSACTION READ ONLY`` and one-statement-per-call execution, the lexical
-  rules of each dialect (nested comments, dollar quotes), the driver's placeholder style, and
-  how each database says "you tried to write";
+* (the read-only query runner, ``yimao sql``, keeps its own per-backend rules in
+  :mod:`yimao_db.sqllex`, :mod:`yimao_db.sqlguard` and :mod:`yimao_db.sqlsession`);
 * the sort order of exports (:mod:`yimao_db.export`): byte order of UTF-8 text on both
   (SQLite ``BINARY`` = PostgreSQL ``COLLATE "C"``) and NULLs first.
 """
@@ -15,15 +13,13 @@ The schema, the views and the queries of yimao-db are portable SQL. What is not 
 from __future__ import annotations
 
 import re
-import sqlite3
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Connection, Engine, event, text
+from sqlalchemy import Connection, Engine, text
 from sqlalchemy import types as satypes
 from sqlalchemy.engine import URL
-from sqlalchemy.exc import DBAPIError
 
 SQLITE = "sqlite"
 POSTGRESQL = "postgresql"
@@ -131,180 +127,6 @@ def named_params(conn: Connection, sql: str) -> str:
     if backend(conn) != POSTGRESQL:
         return sql
     return re.sub(r":(\w+)", r"%(\1)s", sql)
-
-
-# --- the read-only query runner (yimao_db.sqlrun) -------------------------------------------
-
-# Statements ``yimao sql`` accepts, by first keyword; everything else is refused unread.
-READ_KEYWORDS: dict[str, frozenset[str]] = {
-    SQLITE: frozenset({"SELECT", "WITH", "VALUES", "EXPLAIN", "PRAGMA"}),
-    POSTGRESQL: frozenset({"SELECT", "WITH", "VALUES", "EXPLAIN", "TABLE", "SHOW"}),
-}
-
-# SQLite pragmas that only report; those taking an argument take a table or index name.
-SQLITE_READ_PRAGMAS = frozenset(
-    {
-        "application_id",
-        "busy_timeout",
-        "collation_list",
-        "compile_options",
-        "data_version",
-        "database_list",
-        "encoding",
-        "foreign_key_check",
-        "foreign_key_list",
-        "foreign_keys",
-        "freelist_count",
-        "function_list",
-        "index_info",
-        "index_list",
-        "index_xinfo",
-        "integrity_check",
-        "journal_mode",
-        "module_list",
-        "page_count",
-        "page_size",
-        "pragma_list",
-        "query_only",
-        "quick_check",
-        "schema_version",
-        "table_info",
-        "table_list",
-        "table_xinfo",
-        "user_version",
-    }
-)
-SQLITE_PRAGMAS_WITH_NAME_ARGUMENT = frozenset(
-    {
-        "foreign_key_check",
-        "foreign_key_list",
-        "index_info",
-        "index_list",
-        "index_xinfo",
-        "integrity_check",
-        "quick_check",
-        "table_info",
-        "table_list",
-        "table_xinfo",
-    }
-)
-
-_SQLITE_ALLOWED_ACTIONS = frozenset(
-    {
-        sqlite3.SQLITE_SELECT,
-        sqlite3.SQLITE_READ,
-        sqlite3.SQLITE_FUNCTION,
-        sqlite3.SQLITE_RECURSIVE,
-        sqlite3.SQLITE_TRANSACTION,  # our own BEGIN/ROLLBACK; users cannot type one
-    }
-)
-
-
-def sqlite_pragma_is_read(name: str, argument: str | None) -> bool:
-    name = name.lower()
-    if name not in SQLITE_READ_PRAGMAS:
-        return False
-    return argument is None or name in SQLITE_PRAGMAS_WITH_NAME_ARGUMENT
-
-
-def _sqlite_authorizer(action: int, arg1: str | None, arg2: str | None, *_: Any) -> int:
-    if action in _SQLITE_ALLOWED_ACTIONS:
-        return sqlite3.SQLITE_OK
-    if action == sqlite3.SQLITE_UPDATE and arg1 in ("sqlite_master", "sqlite_temp_master"):
-        # SQLite's own schema bookkeeping (e.g. declaring pragma_table_info()); a user's
-        # UPDATE of the schema still meets mode=ro and query_only.
-        return sqlite3.SQLITE_OK
-    if action == sqlite3.SQLITE_PRAGMA and arg1 is not None and sqlite_pragma_is_read(arg1, arg2):
-        return sqlite3.SQLITE_OK
-    return sqlite3.SQLITE_DENY
-
-
-def _prepared_execute(cursor: Any, statement: str, parameters: Any, _context: Any) -> bool:
-    cursor.execute(statement, parameters or None, prepare=True)
-    return True
-
-
-def _prepared_execute_no_params(cursor: Any, statement: str, _context: Any) -> bool:
-    cursor.execute(statement, None, prepare=True)
-    return True
-
-
-def guard_engine(engine: Engine) -> None:
-    """PostgreSQL: send every statement of ``engine`` as one prepared statement (the
-    extended protocol), which the server refuses to run if the text holds more than one
-    statement: psycopg's simple protocol would run ``SELECT 1; COMMIT; DELETE …`` and so
-    escape the read-only transaction. No-op on SQLite, whose driver runs one statement."""
-    if backend(engine) != POSTGRESQL:
-        return
-    if not event.contains(engine, "do_execute", _prepared_execute):
-        event.listen(engine, "do_execute", _prepared_execute, retval=True)
-        event.listen(engine, "do_execute_no_params", _prepared_execute_no_params, retval=True)
-
-
-@contextmanager
-def read_only(conn: Connection) -> Iterator[None]:
-    """Make ``conn``'s transaction refuse writes at the database, for the ``with`` block.
-
-    SQLite (already ``mode=ro`` + ``query_only``): an authorizer that denies, at prepare
-    time, anything but reading (no INSERT/UPDATE/DELETE/DDL/ATTACH, only reporting
-    pragmas). PostgreSQL: ``SET TRANSACTION READ ONLY`` on top of the read-only engine.
-    """
-    if backend(conn) == SQLITE:
-        driver = conn.connection.driver_connection
-        assert isinstance(driver, sqlite3.Connection)
-        driver.set_authorizer(_sqlite_authorizer)
-        try:
-            yield
-        finally:
-            driver.set_authorizer(None)
-        return
-    if backend(conn) == POSTGRESQL:
-        conn.exec_driver_sql("SET TRANSACTION READ ONLY")
-    yield
-
-
-def nested_comments(name: str) -> bool:
-    """PostgreSQL nests ``/* … */`` comments; SQLite does not."""
-    return name == POSTGRESQL
-
-
-def dollar_quotes(name: str) -> bool:
-    """PostgreSQL has ``$tag$ … $tag$`` string constants."""
-    return name == POSTGRESQL
-
-
-def driver_sql(name: str, pieces: Iterable[tuple[str, str]], *, with_params: bool) -> str:
-    """Join lexed ``(kind, text)`` pieces into the driver's SQL: ``:name`` placeholders stay
-    as they are for sqlite3 (which takes them natively) and become ``%(name)s`` for psycopg,
-    whose ``%`` must then be doubled everywhere else (only when parameters are passed)."""
-    if name != POSTGRESQL or not with_params:
-        return "".join(text for _kind, text in pieces)
-    return "".join(
-        f"%({text[1:]})s" if kind == "param" else text.replace("%", "%%") for kind, text in pieces
-    )
-
-
-def driver_params(name: str, params: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The parameters as the driver takes them (None: none, so ``%`` needs no escaping)."""
-    return dict(params) if params else None
-
-
-def is_write_refusal(exc: DBAPIError) -> bool:
-    """Whether the database refused ``exc``'s statement because the transaction is read-only."""
-    orig = exc.orig
-    if getattr(orig, "sqlstate", None) == "25006":  # PostgreSQL read_only_sql_transaction
-        return True
-    message = str(orig).lower()
-    return isinstance(orig, sqlite3.Error) and (
-        "readonly database" in message or "not authorized" in message
-    )
-
-
-def error_message(exc: DBAPIError) -> str:
-    """The database's own message, first line (no SQL echo, no driver class names)."""
-    orig = exc.orig
-    text = str(orig) if orig is not None else str(exc)
-    return text.strip().splitlines()[0] if text.strip() else type(orig).__name__
 
 
 # --- exports (yimao_db.export) --------------------------------------------------------------
