@@ -747,3 +747,17 @@ def test_ctrl_c_at_random_moments(tmp_path: Path, fresh_db: str) -> None:
             assert len(out.split()) == 3000 and len(now[0]) == len(before[0]) + 3000
             before = now
         assert list(spool.iterdir()) == [], run_no
+
+
+def test_a_spool_whose_connection_was_closed_closes_quietly() -> None:
+    """A Ctrl-C in the middle of a statement makes SQLAlchemy close the connection the spool
+    is attached to; closing the spool afterwards must not replace the interrupt with an
+    error of its own (it did: 'Cannot operate on a closed database', exit 70)."""
+    import sqlite3
+
+    from yimao_db.spool import Spool
+
+    dbapi = sqlite3.connect(":memory:", isolation_level=None)
+    spool = Spool(dbapi)
+    dbapi.close()
+    spool.close()

@@ -142,7 +142,12 @@ class Spool:
             yield first, min(first + size - 1, self.count)
 
     def close(self) -> None:
-        """Detach (and so delete) the spool; the connection is left as it was before."""
-        if self.dbapi.in_transaction:
-            self.dbapi.execute("ROLLBACK")
-        self.dbapi.execute(f"DETACH DATABASE {NAME}")
+        """Detach (and so delete) the spool; the connection is left as it was before. A
+        connection already closed took the spool with it (SQLAlchemy closes one that a
+        Ctrl-C interrupted mid-statement): nothing is left to do."""
+        try:
+            if self.dbapi.in_transaction:
+                self.dbapi.execute("ROLLBACK")
+            self.dbapi.execute(f"DETACH DATABASE {NAME}")
+        except sqlite3.ProgrammingError:  # "Cannot operate on a closed database"
+            pass
