@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,3 +29,17 @@ def copy_db(src: Path, dst: Path) -> Path:
         source.close()
         target.close()
     return dst
+
+
+@contextlib.contextmanager
+def raw(path: Path, *, ignore_checks: bool = False) -> Iterator[sqlite3.Connection]:
+    """A plain sqlite3 connection to ``path`` with foreign keys off, autocommit: tests use it
+    to damage a database behind yimao's back (``ignore_checks``: CHECK constraints off too)."""
+    con = sqlite3.connect(path, isolation_level=None)
+    con.execute("PRAGMA foreign_keys=OFF")
+    if ignore_checks:
+        con.execute("PRAGMA ignore_check_constraints=ON")
+    try:
+        yield con
+    finally:
+        con.close()

@@ -9,7 +9,10 @@ The schema, the views and the queries of yimao-db are portable SQL. What is not 
   rules of each dialect (nested comments, dollar quotes), the driver's placeholder style, and
   how each database says "you tried to write";
 * the sort order of exports (:mod:`yimao_db.export`): byte order of UTF-8 text on both
-  (SQLite ``BINARY`` = PostgreSQL ``COLLATE "C"``) and NULLs first.
+  (SQLite ``BINARY`` = PostgreSQL ``COLLATE "C"``) and NULLs first;
+* what ``yimao check`` must look at itself on SQLite (:mod:`yimao_db.check`): the file's
+  integrity, the storage class of a value, text that is not UTF-8, and which errors mean a
+  damaged file.
 """
 
 from __future__ import annotations
@@ -19,10 +22,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Connection, Engine, event, text
+from sqlalchemy import Connection, Engine, LargeBinary, and_, cast, event, func, text
 from sqlalchemy import types as satypes
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.sql.elements import ColumnElement
 
 SQLITE = "sqlite"
 POSTGRESQL = "postgresql"
@@ -304,3 +308,109 @@ def sqlite_foreign_key_violations(conn: Connection) -> list[tuple[str, Any, str,
 def sqlite_schema_sql(conn: Connection) -> dict[tuple[str, str], str | None]:
     """(type, name) → the stored SQL of every table, index, view and trigger."""
     return {(str(t), str(n)): sql for t, n, sql in conn.exec_driver_sql(SQLITE_SCHEMA_SQL)}
+
+
+# SQLite errors about the machine rather than the file: the file could not be read at all.
+_SQLITE_ENVIRONMENT = (
+    "SQLITE_BUSY",
+    "SQLITE_LOCKED",
+    "SQLITE_CANTOPEN",
+    "SQLITE_PERM",
+    "SQLITE_AUTH",
+    "SQLITE_NOMEM",
+    "SQLITE_INTERRUPT",
+    "SQLITE_IOERR",
+    "SQLITE_FULL",
+    "SQLITE_READONLY",
+)
+
+
+def sqlite_file_problem(exc: DBAPIError) -> bool:
+    """Whether a SQLite error says something about the file (damaged, not a database, a
+    malformed schema, a table or index that is not what the statement expects) rather than
+    about the machine (busy, locked, unreadable, out of memory): ``yimao check`` reports the
+    former as a problem and stops with an error on the latter."""
+    orig = exc.orig
+    if not isinstance(orig, sqlite3.Error):
+        return False
+    return not str(getattr(orig, "sqlite_errorname", "")).startswith(_SQLITE_ENVIRONMENT)
+
+
+def _decode_tolerant(data: bytes) -> str:
+    return data.decode("utf-8", "surrogateescape")
+
+
+@contextmanager
+def sqlite_tolerant_text(conn: Connection) -> Iterator[None]:
+    """SQLite stores whatever bytes it is given as text; Python's sqlite3 fails on those that
+    are not UTF-8. Within the block they are read with their bad bytes as lone surrogates
+    (U+DC80..U+DCFF), which :func:`is_utf8` tells apart. No-op on other backends, whose
+    servers validate text."""
+    if backend(conn) != SQLITE:
+        yield
+        return
+    driver = conn.connection.driver_connection
+    assert isinstance(driver, sqlite3.Connection)
+    previous = driver.text_factory
+    driver.text_factory = _decode_tolerant
+    try:
+        yield
+    finally:
+        driver.text_factory = previous
+
+
+def is_utf8(value: str) -> bool:
+    """False for text read by :func:`sqlite_tolerant_text` from bytes that are not UTF-8."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+SQLITE_UTF8_FUNCTION = "yimao_is_utf8"
+
+
+def _bytes_are_utf8(data: object) -> int:
+    if not isinstance(data, bytes):
+        return 1
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return 0
+    return 1
+
+
+def sqlite_add_functions(conn: Connection) -> None:
+    """Register :data:`SQLITE_UTF8_FUNCTION` (1 if a blob's bytes are UTF-8) on ``conn``'s
+    SQLite connection; it writes nothing, so a read-only connection can have it."""
+    driver = conn.connection.driver_connection
+    assert isinstance(driver, sqlite3.Connection)
+    driver.create_function(SQLITE_UTF8_FUNCTION, 1, _bytes_are_utf8, deterministic=True)
+
+
+def is_null(name: str, column: ColumnElement[Any]) -> ColumnElement[bool]:
+    """``column IS NULL`` that holds even in a NOT NULL column: SQLite's planner reads ``x IS
+    NULL`` as false when ``x`` is declared NOT NULL, so a NULL written behind its back would
+    go unseen; ``typeof(x) = 'null'`` is evaluated row by row."""
+    if name == SQLITE:
+        return func.typeof(column) == "null"
+    return column.is_(None)
+
+
+def sqlite_storage_class(column: ColumnElement[Any]) -> ColumnElement[str]:
+    """``typeof(column)``: null, integer, real, text or blob."""
+    return func.typeof(column)
+
+
+def sqlite_not_utf8(column: ColumnElement[Any]) -> ColumnElement[bool]:
+    """True for text whose bytes are not UTF-8 (needs :func:`sqlite_add_functions`).
+
+    SQLite's GLOB reads any byte sequence that is not printable ASCII as a character outside
+    ``' '..'~'``, so printable ASCII text, the common case, is passed without calling Python.
+    """
+    return and_(
+        func.typeof(column) == "text",
+        column.op("GLOB")("*[^ -~]*"),
+        getattr(func, SQLITE_UTF8_FUNCTION)(cast(column, LargeBinary)) == 0,
+    )
