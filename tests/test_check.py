@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from helpers import copy_db, raw
-from sqlalchemy import UniqueConstraint
+from sqlalchemy import UniqueConstraint, text
 
 from yimao_db import check as doctor
 from yimao_db import seeding
@@ -155,6 +155,29 @@ def test_fresh_database_is_clean(fresh_db: str) -> None:
     assert report.ok
     assert f"revision {head_revision()} (head)" in report.checked
     assert "3 readings" in report.checked
+
+
+def test_tampered_readings_on_any_backend(fresh_db: str, expected: Tables) -> None:
+    """What the constraints let through on every backend (PostgreSQL included): values that
+    are valid alone but disagree with the reading's inputs."""
+    values, coins, notation = cast_some(fresh_db)
+    engine = writer_engine(fresh_db)
+    try:
+        with engine.begin() as conn:
+            for statement, params in (
+                ("UPDATE reading SET day_gz = '丁卯' WHERE id = :id", {"id": coins}),
+                ("UPDATE reading SET created_at = 'yesterday' WHERE id = :id", {"id": coins}),
+                ("UPDATE reading SET cast_input = '999999' WHERE id = :id", {"id": values}),
+                ("UPDATE reading SET hour_gz = '戊寅' WHERE id = :id", {"id": notation}),
+            ):
+                conn.execute(text(statement), params)
+    finally:
+        engine.dispose()
+    found = "\n".join(str(p) for p in doctor.check(fresh_db, expected))
+    assert f"reading: reading id={coins}: day_gz is '丁卯', the calendar gives " in found
+    assert f"reading: reading id={coins}: created_at 'yesterday' is not a UTC" in found
+    assert f"reading: reading id={values}: cast_input '999999' (method values) gives " in found
+    assert f"reading: reading id={notation}: hour pillar 戊寅 does not fit the day 甲子" in found
 
 
 @sqlite_only

@@ -38,6 +38,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from sqlalchemy import (
@@ -58,12 +59,14 @@ from sqlalchemy import (
 from sqlalchemy.sql.elements import ColumnElement, Grouping
 
 from yimao_db import dialect
+from yimao_db.check_readings import COMPARED
 from yimao_db.problems import Capped, CheckReport, format_key
 from yimao_db.schema import metadata
 
 # A storage class as a value of that class is called in a sentence.
 STORAGE = {"integer": "an integer", "real": "a real", "text": "text", "blob": "a blob"}
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ONE_OF = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*) IN \(")  # CHECK (x IN (...)): one_of()
 
 
 @dataclass(frozen=True)
@@ -112,7 +115,7 @@ def not_null_rule(column: Column[Any], backend: str) -> Rule:
 
 
 def storage_rules(column: Column[Any]) -> list[Rule]:
-    """SQLite: the storage class of ``column``, the length of VARCHAR(n) text, UTF-8."""
+    """SQLite: the storage class of ``column`` and the length of VARCHAR(n) text."""
     name = column.name
     if isinstance(column.type, Integer):
         wanted = "integer"
@@ -145,16 +148,47 @@ def storage_rules(column: Column[Any]) -> list[Rule]:
                 ),
             )
         )
-    if wanted == "text":
-        rules.append(
-            Rule(
-                "type",
-                f"rows where column {name} is not valid UTF-8 text",
-                dialect.sqlite_not_utf8(column),
-                lambda row: f"column {name} is not valid UTF-8 text: {_value(row, name)!r}",
-            )
-        )
     return rules
+
+
+def utf8_rule(table: Table) -> Rule | None:
+    """SQLite: the text of the table's text columns is UTF-8, one Python call per row whose
+    text is not all ASCII. Left out, as checked otherwise: columns with a foreign key (the
+    foreign key check holds them to a key of a checked table), columns whose CHECK holds
+    them to a list of values, and the reading columns that the readings check compares
+    value by value (:data:`yimao_db.check_readings.COMPARED`)."""
+    listed = {
+        m.group(1)
+        for c in table.constraints
+        if isinstance(c, CheckConstraint) and (m := _ONE_OF.match(str(c.sqltext)))
+    }
+    columns = [
+        c
+        for c in table.columns
+        if isinstance(c.type, String)
+        and not c.foreign_keys
+        and c.name not in listed
+        and (table.name, c.name) not in COMPARED
+    ]
+    if not columns:
+        return None
+
+    def describe(row: Mapping[Any, Any]) -> str:
+        bad = [
+            c.name
+            for c in columns
+            if isinstance(_value(row, c.name), str) and not dialect.is_utf8(_value(row, c.name))
+        ]
+        shown = " ".join(f"{name}={_value(row, name)!r}" for name in bad)
+        are = "columns {} are" if len(bad) > 1 else "column {} is"
+        return f"{are.format(', '.join(bad))} not valid UTF-8 text: {shown}"
+
+    return Rule(
+        "type",
+        "rows with text that is not valid UTF-8",
+        dialect.sqlite_not_utf8(columns),
+        describe,
+    )
 
 
 def table_rules(table: Table, backend: str) -> list[Rule]:
@@ -163,20 +197,22 @@ def table_rules(table: Table, backend: str) -> list[Rule]:
     if backend == dialect.SQLITE:
         for column in table.columns:
             rules += storage_rules(column)
+        if (utf8 := utf8_rule(table)) is not None:
+            rules.append(utf8)
     return rules
 
 
-def check_table(conn: Connection, table: Table, found: dict[str, Capped]) -> None:
-    """One query over ``table``: the primary key, the cells the rules show, and a flag per
-    rule, for the rows that break at least one rule."""
-    backend = dialect.backend(conn)
-    sqlite = backend == dialect.SQLITE
-    rules = table_rules(table, backend)
-    if not rules:
-        return
-    pk = [c.name for c in table.primary_key.columns]
+@cache
+def table_check(table_name: str, backend: str) -> tuple[str, tuple[Rule, ...]]:
+    """The query over one table (SQL text, compiled once per backend) and its rules.
+
+    It selects the primary key, the cells the rules show and a flag per rule, for the rows
+    that break at least one rule. The SQL is made from the models and literals only.
+    """
+    table = metadata.tables[table_name]
+    rules = tuple(table_rules(table, backend))
     shown: list[ColumnElement[Any]] = [c.label(f"v_{c.name}") for c in table.columns]
-    if sqlite:
+    if backend == dialect.SQLITE:
         shown += [dialect.sqlite_storage_class(c).label(f"t_{c.name}") for c in table.columns]
         shown += [func.length(c).label(f"n_{c.name}") for c in table.columns]
     flags = [
@@ -189,7 +225,20 @@ def check_table(conn: Connection, table: Table, found: dict[str, Capped]) -> Non
         .where(or_(*(rule.broken for rule in rules)))
         .order_by(*table.primary_key.columns)
     )
-    for row in conn.execute(query).mappings():
+    compiled = query.compile(
+        dialect=dialect.sqlalchemy_dialect(backend), compile_kwargs={"literal_binds": True}
+    )
+    return str(compiled), rules
+
+
+def check_table(conn: Connection, table: Table, found: dict[str, Capped]) -> None:
+    """One query over ``table`` (:func:`table_check`); each broken rule of each row found
+    is filed under its kind."""
+    sql, rules = table_check(table.name, dialect.backend(conn))
+    if not rules:
+        return
+    pk = [c.name for c in table.primary_key.columns]
+    for row in conn.exec_driver_sql(sql).mappings():
         key = format_key(pk, [row[f"v_{c}"] for c in pk])
         for i, rule in enumerate(rules):
             if row[f"r_{i}"]:

@@ -14,45 +14,48 @@ computed from it. Each reading is checked for:
   year, month and hour pillars, month branch, day pillar, solar term and half-year; each
   column that differs is one problem. A ``cast_at`` that no longer parses or an unknown
   ``tz`` is a problem too;
-* **the moment**, for a reading given as pillars: what can be told from the pillars alone
-  (:func:`yimao_db.moment.moment_from_pillars`): each is one of the sixty, the month pillar's
-  branch is the month branch, its stem fits the year stem (五虎遁), the hour stem fits the
-  day stem (五子遁); no solar term, half-year or early rat (they come from a date-time);
+* **the moment**, for a reading given as pillars: what the pillars alone tell
+  (:func:`yimao_db.moment.moment_from_pillars`): each is one of the sixty, the month
+  pillar's branch is the month branch, its stem fits the year stem (五虎遁), the hour stem
+  fits the day stem (五子遁); and no solar term, half-year or early rat (only a date-time
+  has them);
 * **the seasonal najia** needs a half-year; ``created_at`` is a UTC ISO 8601 time;
 * **the chart resolves**: ``v_reading`` gives the reading one row and ``v_reading_line`` six.
   Given sound reference tables (checked before), a chart's rows depend only on the day
   pillar and the primary hexagram (every other join is a LEFT JOIN on a unique key), so the
-  views are run for one reading per distinct (day pillar, primary hexagram) and for every
-  reading whose lines are broken, not for every reading.
+  views run for one reading per distinct (day pillar, primary hexagram) and for every
+  reading whose lines are broken.
 
-Scale: the readings are read in one streamed query (their lines summed up per reading in
-SQL), sorted by (``tz``, ``early_rat``, ``cast_at``) so that readings cast at the same moment
-come together and the calendar runs once per distinct moment. ``cast_input`` is parsed once
-per distinct (method, input).
+Scale: nothing is checked reading by reading in Python. SQL groups the readings by what a
+check depends on, and each distinct group is checked once: the moments by (``tz``,
+``early_rat``, ``cast_at``, the stored moment), sorted so that the calendar runs once per
+distinct (``cast_at``, ``tz``, ``early_rat``); the casts by (``method``, ``cast_input``, the
+day, the lines summed up per reading). Only when a group fails are the readings read once
+more, to name each failing reading by id.
 
 Limits: a change that keeps a reading consistent cannot be told from the original: another
-question, another ``created_at``, ``cast_at`` moved within the same hour and solar term,
-``early_rat`` flipped outside 23:00-24:00, another najia variant where both apply, and the
-lines and coins of a ``random`` cast changed together. A reading given as a month branch
+question, another valid ``created_at``, ``cast_at`` moved within the same hour and solar
+term, ``early_rat`` flipped outside 23:00-24:00, another najia variant where both apply,
+the lines and coins of a ``random`` cast changed together. A reading given as a month branch
 and a day alone has nothing to compare.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import cache
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, inspect, text
 
-from yimao_db import casting, moment
+from yimao_db import casting, dialect, moment
 from yimao_db.errors import UsageError
 from yimao_db.problems import Capped, CheckReport, Progress, format_key
 from yimao_db.rules.ganzhi import ganzhi
 
-# the stored moment compared with the calendar, column by column
+# the stored moment, compared with the calendar column by column
 MOMENT_COLUMNS = (
     "cast_at",
     "year_gz",
@@ -63,49 +66,68 @@ MOMENT_COLUMNS = (
     "solar_term",
     "half_year",
 )
+# The reading columns compared value by value here (a value read from bytes that are not
+# UTF-8 cannot equal what it is compared with), which check_cells need not decode again.
+COMPARED = frozenset(
+    ("reading", c) for c in (*MOMENT_COLUMNS, "tz", "early_rat", "cast_input", "created_at")
+)
 THROWN = ("coins", "random")  # the methods that store coins
-PROGRESS_EVERY = 10_000
+READ_AGAIN = ("values", "coins", "notation", "hexagram")  # the methods with a cast_input
 BROKEN_CHARTS = 1000  # readings with broken lines whose chart is looked at one by one
+CHART_BATCH = 500
+PROGRESS_EVERY = 20_000  # readings
 
-# One row per reading with its lines summed up: count, lowest and highest position, values
-# outside 6..9, and the six values (and coins) as the digits of one number, position p
-# being the digit 10^(6-p): 789678 is line 1 = 7 … line 6 = 8.
-READINGS = """
-SELECT r.id, r.created_at, r.method, r.cast_input, r.cast_at, r.tz, r.early_rat,
-       r.year_gz, r.month_gz, r.month_branch, r.day_gz, r.hour_gz, r.solar_term,
-       r.half_year, r.najia_variant,
-       l.n, l.lo, l.hi, l.bad, l.vals, l.coins, l.ncoins
-FROM reading r
-LEFT JOIN (
-  SELECT reading_id, COUNT(*) AS n, MIN(position) AS lo, MAX(position) AS hi,
-         SUM(CASE WHEN value IN (6, 7, 8, 9) THEN 0 ELSE 1 END) AS bad,
-         SUM(CASE WHEN value IN (6, 7, 8, 9) THEN value * (
-               CASE position WHEN 1 THEN 100000 WHEN 2 THEN 10000 WHEN 3 THEN 1000
-                             WHEN 4 THEN 100 WHEN 5 THEN 10 WHEN 6 THEN 1 ELSE 0 END)
-             ELSE 0 END) AS vals,
-         SUM(CASE WHEN coins IN (0, 1, 2, 3) THEN coins * (
-               CASE position WHEN 1 THEN 100000 WHEN 2 THEN 10000 WHEN 3 THEN 1000
-                             WHEN 4 THEN 100 WHEN 5 THEN 10 WHEN 6 THEN 1 ELSE 0 END)
-             ELSE 0 END) AS coins,
-         COUNT(coins) AS ncoins
-  FROM reading_line GROUP BY reading_id) l ON l.reading_id = r.id
-ORDER BY r.tz, r.early_rat, r.cast_at, r.id
+# A reading's lines summed up in SQL: their count, and the values and the coins as the
+# hexadecimal digits of one number each, position p being the digit 16^p: 789678 is
+# 0x8769870 (line 1 = 7 in digit 1 … line 6 = 8 in digit 6).
+LINES = """(
+  SELECT reading_id, COUNT(*) AS n, SUM(value << (4 * position)) AS vals,
+         SUM(coins << (4 * position)) AS coins, COUNT(coins) AS ncoins
+  FROM reading_line GROUP BY reading_id)"""
+
+# Q1: the moments, each distinct (inputs, stored moment) once, same inputs together
+MOMENT_KEY = ("tz", "early_rat", "cast_at", *MOMENT_COLUMNS[1:])
+MOMENTS = """
+SELECT tz, early_rat, cast_at, year_gz, month_gz, month_branch, day_gz, hour_gz,
+       solar_term, half_year, COUNT(*)
+FROM reading
+GROUP BY tz, early_rat, cast_at, year_gz, month_gz, month_branch, day_gz, hour_gz,
+         solar_term, half_year
+ORDER BY tz, early_rat, cast_at
 """
 
-CASTS = "SELECT DISTINCT method, cast_input FROM reading"
+# Q2: the casts, each distinct (method, input, day, lines) once
+CAST_KEY = ("method", "cast_input", "day_gz", "n", "vals", "coins", "ncoins")
+CASTS = """
+SELECT r.method, r.cast_input, r.day_gz, l.n, l.vals, l.coins, l.ncoins, COUNT(*), MIN(r.id)
+FROM reading r LEFT JOIN LINES l ON l.reading_id = r.id
+GROUP BY r.method, r.cast_input, r.day_gz, l.n, l.vals, l.coins, l.ncoins
+""".replace("LINES", LINES)
+
+# Q3: readings named directly by a condition on their own row
+SEASONAL = "SELECT id FROM reading WHERE najia_variant = 'seasonal' AND half_year IS NULL"
 COUNT = "SELECT COUNT(*) FROM reading"
 ORPHAN_LINES = """
 SELECT l.reading_id, l.position FROM reading_line l
 WHERE NOT EXISTS (SELECT 1 FROM reading r WHERE r.id = l.reading_id)
 ORDER BY l.reading_id, l.position
 """
+
+# the readings read once more when a group failed, to name them
+FAILED_MOMENTS = "SELECT id, " + ", ".join(MOMENT_KEY) + " FROM reading"
+FAILED_CASTS = """
+SELECT r.id, r.method, r.cast_input, r.day_gz, l.n, l.vals, l.coins, l.ncoins
+FROM reading r LEFT JOIN LINES l ON l.reading_id = r.id
+""".replace("LINES", LINES)
+
 CHART_HEADS = text(
     "SELECT reading_id, COUNT(*) FROM v_reading WHERE reading_id IN :ids GROUP BY reading_id"
 ).bindparams(bindparam("ids", expanding=True))
 CHART_LINES = text(
     "SELECT reading_id, COUNT(*) FROM v_reading_line WHERE reading_id IN :ids GROUP BY reading_id"
 ).bindparams(bindparam("ids", expanding=True))
-CHART_BATCH = 500
+
+Found = list[tuple[str, str, str]]  # (table, what: how they are counted, detail)
 
 
 @cache
@@ -113,16 +135,43 @@ def _sixty() -> frozenset[str]:
     return frozenset(ganzhi(n).name for n in range(1, 61))
 
 
+@cache
+def _branches() -> frozenset[str]:
+    return frozenset(g[1] for g in _sixty())
+
+
+def digits(number: Any) -> dict[int, int]:
+    """The hexadecimal digits 1..7 of a lines sum: position → value (0: no line there)."""
+    if not isinstance(number, int):
+        return {}
+    return {p: (number >> (4 * p)) & 0xF for p in range(1, 8)}
+
+
+def six(number: Any) -> str | None:
+    """The six values of a lines sum as text (line 1 first), if it holds exactly those."""
+    if not isinstance(number, int) or number < 0 or number >> 28 or number & 0xF:
+        return None
+    values = digits(number)
+    if not all(6 <= values[p] <= 9 for p in range(1, 7)):
+        return None
+    return "".join(str(values[p]) for p in range(1, 7))
+
+
+def _positions(number: Any) -> str:
+    held = [p for p, v in digits(number).items() if v]
+    return "1..6" if held == list(range(1, 7)) else ",".join(map(str, held)) or "none"
+
+
 @dataclass(frozen=True)
-class Lines:
-    """A cast read again from its input: six values (and coins, if thrown), or why not."""
+class Cast:
+    """A ``cast_input`` read again: the six values and coins (as summed in SQL), or why not."""
 
     values: str | None
-    coins: int | None  # the coins as the number the SQL sums them to
+    coins: int | None
     error: str | None
 
 
-def _reread(conn: Connection, method: str, cast_input: str) -> Lines:
+def read_again(conn: Connection, method: str, cast_input: str) -> Cast:
     """``cast_input`` read as ``method`` says (through ``conn`` for hexagram names)."""
     try:
         if method == "values":
@@ -132,24 +181,15 @@ def _reread(conn: Connection, method: str, cast_input: str) -> Lines:
         else:
             cast = casting.parse(conn, cast_input)
     except UsageError as exc:
-        return Lines(None, None, f"does not parse: {exc}")
-    except Exception as exc:  # damaged reference tables (reported by the data check)
-        return Lines(None, None, f"cannot be read again: {type(exc).__name__}: {exc}")
+        return Cast(None, None, f"does not parse: {exc}")
+    except Exception as exc:  # damaged reference tables (the data check reports them)
+        return Cast(None, None, f"cannot be read again: {type(exc).__name__}: {exc}")
     if cast.method != method:
-        return Lines(None, None, f"is a {cast.method} cast")
+        return Cast(None, None, f"is a {cast.method} cast")
     coins = None
     if cast.coins is not None:
-        coins = sum(c * 10 ** (6 - p) for p, c in enumerate(cast.coins, 1))
-    return Lines(cast.values, coins, None)
-
-
-def read_casts(conn: Connection) -> dict[tuple[Any, Any], Lines]:
-    """Every distinct (method, cast_input) read again, once."""
-    casts = {}
-    for method, cast_input in conn.execute(text(CASTS)).all():
-        if method in ("values", "coins", "notation", "hexagram") and isinstance(cast_input, str):
-            casts[method, cast_input] = _reread(conn, method, cast_input)
-    return casts
+        coins = sum(c << (4 * p) for p, c in enumerate(cast.coins, 1))
+    return Cast(cast.values, coins, None)
 
 
 def _utc_iso(value: object) -> bool:
@@ -162,152 +202,86 @@ def _utc_iso(value: object) -> bool:
     return when.utcoffset() == timedelta(0)
 
 
-class Readings:
-    """The per-reading checks; problems go to ``found``, keyed by reading id."""
+@dataclass
+class Checker:
+    """The checks of one group of readings, and what failed, by group key."""
 
-    def __init__(self, conn: Connection, found: Capped) -> None:
-        self.conn = conn
-        self.found = found
-        self.casts = read_casts(conn)
-        self.last_moment: tuple[Any, moment.Moment | str] | None = None
-        self.moments = 0  # distinct moments recomputed
-        self.charts: dict[tuple[Any, str], int] = {}  # (day, primary bits) → a reading
-        self.broken: list[int] = []  # readings with broken lines
+    conn: Connection
+    casts: dict[tuple[Any, Any], Cast] = field(default_factory=dict)
+    last_moment: tuple[tuple[Any, ...], moment.Moment | str] | None = None
+    moments: int = 0  # distinct moments computed
+    failed_moments: dict[tuple[Any, ...], Found] = field(default_factory=dict)
+    failed_casts: dict[tuple[Any, ...], Found] = field(default_factory=dict)
+    charts: dict[tuple[Any, str], int] = field(default_factory=dict)  # (day, bits) → id
 
-    def problem(self, rid: int, what: str, detail: str, table: str = "reading") -> None:
-        key = f"id={rid}" if table == "reading" else f"reading_id={rid}"
-        self.found.add(table, key, what, detail, order=rid)
+    # --- moments ---------------------------------------------------------------------------
 
-    def check(self, r: Mapping[Any, Any]) -> None:
-        rid = r["id"]
-        values = self.lines(r)
-        if values is not None:
-            self.cast(r, values)
-            self.charts.setdefault((r["day_gz"], _bits(values)), rid)
-        elif len(self.broken) < BROKEN_CHARTS:
-            self.broken.append(rid)
-        if r["created_at"] is not None and not _utc_iso(r["created_at"]):
-            self.problem(
-                rid,
-                "readings whose created_at is not a UTC time",
-                f"created_at {r['created_at']!r} is not a UTC ISO 8601 time "
-                "(like 2026-01-01T00:00:00.000000+00:00)",
-            )
-        if r["najia_variant"] == "seasonal" and r["half_year"] is None:
-            self.problem(
-                rid,
-                "seasonal readings without a half-year",
-                "najia_variant is 'seasonal', but the reading has no half-year (only a "
-                "date-time gives one)",
-            )
-        valid = self.valid_moment(r)
-        if r["cast_at"] is None and r["tz"] is None:
-            if valid:
-                self.pillars(r)
-        elif r["cast_at"] is None or r["tz"] is None:
-            given, missing = ("tz", "cast_at") if r["cast_at"] is None else ("cast_at", "tz")
-            self.problem(
-                rid,
-                "readings with only one of cast_at and tz",
-                f"{missing} is NULL but {given} is {r[given]!r}: a reading cast at a "
-                "date-time has both, one given as pillars neither",
-            )
-        elif r["early_rat"] in (0, 1) and isinstance(r["early_rat"], int):
-            self.recomputed(r)
-
-    def lines(self, r: Mapping[Any, Any]) -> str | None:
-        """The six values as text (line 1 first), or None after reporting broken lines."""
-        rid, n = r["id"], r["n"] or 0
-        if n != 6 or r["lo"] != 1 or r["hi"] != 6 or r["bad"]:
-            shape = f"{n} lines (positions {r['lo']}..{r['hi']}), {r['bad']} values outside 6..9"
-            self.problem(
-                rid,
-                "readings without six lines 1..6 of values 6..9",
-                f"{shape if n else '0 lines'}; expected six lines 1..6 with values 6..9",
-                table="reading_line",
-            )
-            return None
-        thrown = r["method"] in THROWN
-        if r["ncoins"] != (6 if thrown else 0) and r["method"] is not None:
-            self.problem(
-                rid,
-                "readings whose coins do not fit the method",
-                f"{r['ncoins']} of the six lines have coins; a {r['method']} reading has "
-                + ("coins on every line" if thrown else "none"),
-            )
-        return f"{int(r['vals']):06d}"
-
-    def cast(self, r: Mapping[Any, Any], values: str) -> None:
-        """``cast_input`` read again gives the stored lines."""
-        rid, method, given = r["id"], r["method"], r["cast_input"]
-        what = "readings whose lines do not match cast_input"
-        if method == "random":
-            if given is not None:
-                self.problem(
-                    rid,
-                    what,
-                    f"cast_input {given!r} (method random) is not NULL: a random cast has no input",
+    def moment_group(self, g: dict[str, Any]) -> Found:
+        found: Found = []
+        self.valid_pillars(g, found)
+        if g["cast_at"] is None and g["tz"] is None:
+            self.given_pillars(g, found)
+        elif g["cast_at"] is None or g["tz"] is None:
+            given, missing = ("tz", "cast_at") if g["cast_at"] is None else ("cast_at", "tz")
+            found.append(
+                (
+                    "reading",
+                    "readings with only one of cast_at and tz",
+                    f"{missing} is NULL but {given} is {g[given]!r}: a reading cast at a "
+                    "date-time has both, one given as pillars neither",
                 )
-            return
-        if method not in ("values", "coins", "notation", "hexagram"):
-            return  # the CHECK on method reports it
-        if not isinstance(given, str):
-            self.problem(rid, what, f"cast_input is {given!r} (method {method}): expected text")
-            return
-        lines = self.casts[method, given]
-        said = f"cast_input {given!r} (method {method})"
-        if lines.error is not None:
-            self.problem(rid, what, f"{said} {lines.error}")
-        elif lines.values != values:
-            self.problem(rid, what, f"{said} gives lines {lines.values}, the stored are {values}")
-        elif lines.coins is not None and r["ncoins"] == 6 and lines.coins != r["coins"]:
-            self.problem(rid, what, f"{said} gives other coins than the stored ones")
-
-    def valid_moment(self, r: Mapping[Any, Any]) -> bool:
-        """Day and month branch present, every pillar one of the sixty. (How the pillars fit
-        each other is checked by :meth:`pillars` or against the calendar.)"""
-        sixty, branches = _sixty(), {g[1] for g in _sixty()}
-        day, branch, month = r["day_gz"], r["month_branch"], r["month_gz"]
-        ok = (
-            day in sixty
-            and branch in branches
-            and all(r[p] is None or r[p] in sixty for p in ("year_gz", "month_gz", "hour_gz"))
-        )
-        if not ok:
-            self.problem(
-                r["id"],
-                "readings with an invalid moment",
-                f"invalid moment: day {day!r}, month branch {branch!r}, month {month!r}, "
-                f"year {r['year_gz']!r}, hour {r['hour_gz']!r} (day and month branch are "
-                "required, every pillar one of the sixty)",
             )
-        return ok
+        elif isinstance(g["early_rat"], int) and g["early_rat"] in (0, 1):
+            self.recomputed(g, found)  # another early_rat: its CHECK reports it
+        return found
 
-    def pillars(self, r: Mapping[Any, Any]) -> None:
+    def valid_pillars(self, g: dict[str, Any], found: Found) -> None:
+        """Day and month branch present, every pillar one of the sixty. (How the pillars
+        fit each other is checked by :meth:`given_pillars` or against the calendar.)"""
+        sixty = _sixty()
+        if (
+            g["day_gz"] in sixty
+            and g["month_branch"] in _branches()
+            and all(g[p] is None or g[p] in sixty for p in ("year_gz", "month_gz", "hour_gz"))
+        ):
+            return
+        found.append(
+            (
+                "reading",
+                "readings with an invalid moment",
+                f"invalid moment: day {g['day_gz']!r}, month branch {g['month_branch']!r}, "
+                f"month {g['month_gz']!r}, year {g['year_gz']!r}, hour {g['hour_gz']!r} (day "
+                "and month branch are required, every pillar one of the sixty)",
+            )
+        )
+
+    def given_pillars(self, g: dict[str, Any], found: Found) -> None:
         """A reading given as pillars: the pillars fit each other; nothing from a clock."""
-        rid, what = r["id"], "readings given as pillars that do not fit"
+        what = "readings given as pillars that do not fit"
         try:
             moment.moment_from_pillars(
-                day=r["day_gz"],
-                month=r["month_gz"],
-                year=r["year_gz"],
-                hour=r["hour_gz"],
-                month_branch=r["month_branch"],
+                day=g["day_gz"],
+                month=g["month_gz"],
+                year=g["year_gz"],
+                hour=g["hour_gz"],
+                month_branch=g["month_branch"],
             )
         except UsageError as exc:
-            self.problem(rid, what, str(exc))
+            found.append(("reading", what, str(exc)))
         for column in ("solar_term", "half_year", "early_rat"):
-            if r[column] not in (None, 0):
-                self.problem(
-                    rid,
-                    what,
-                    f"{column} is {r[column]!r}, but a reading given as pillars has none "
-                    "(it comes from a date-time)",
+            if g[column] not in (None, 0):
+                found.append(
+                    (
+                        "reading",
+                        what,
+                        f"{column} is {g[column]!r}, but a reading given as pillars has none "
+                        "(only a date-time has one)",
+                    )
                 )
 
     def calendar(self, cast_at: Any, tz: Any, early_rat: int) -> moment.Moment | str:
-        """The moment of (cast_at, tz, early_rat), or why there is none; readings come
-        sorted by these, so remembering the last one computes each distinct moment once."""
+        """The moment of (cast_at, tz, early_rat), or why there is none. Groups come sorted
+        by these, so remembering the last one computes each distinct moment once."""
         key = (cast_at, tz, early_rat)
         if self.last_moment is not None and self.last_moment[0] == key:
             return self.last_moment[1]
@@ -322,20 +296,22 @@ class Readings:
         self.last_moment = (key, result)
         return result
 
-    def recomputed(self, r: Mapping[Any, Any]) -> None:
+    def recomputed(self, g: dict[str, Any], found: Found) -> None:
         """Each stored moment column against the calendar run again."""
-        rid, cast_at, tz = r["id"], r["cast_at"], r["tz"]
-        got = self.calendar(cast_at, tz, r["early_rat"])
+        cast_at, tz = g["cast_at"], g["tz"]
+        got = self.calendar(cast_at, tz, g["early_rat"])
         if isinstance(got, str):
-            self.problem(
-                rid,
-                "readings whose cast_at and tz cannot be recomputed",
-                f"cast_at {cast_at!r} (tz {tz!r}) cannot be recomputed: {got}",
+            found.append(
+                (
+                    "reading",
+                    "readings whose cast_at and tz cannot be recomputed",
+                    f"cast_at {cast_at!r} (tz {tz!r}) cannot be recomputed: {got}",
+                )
             )
             return
         for column in MOMENT_COLUMNS:
             want = getattr(got, column)
-            if r[column] == want:
+            if g[column] == want:
                 continue
             if column == "cast_at":
                 detail = (
@@ -344,39 +320,113 @@ class Readings:
                 )
             else:
                 detail = (
-                    f"{column} is {r[column]!r}, the calendar gives {want!r} for cast_at "
-                    f"{cast_at!r} (tz {tz!r}, early_rat {r['early_rat']})"
+                    f"{column} is {g[column]!r}, the calendar gives {want!r} for cast_at "
+                    f"{cast_at!r} (tz {tz!r}, early_rat {g['early_rat']})"
                 )
-            self.problem(rid, f"readings whose {column} disagrees with the calendar", detail)
+            found.append(
+                ("reading", f"readings whose {column} disagrees with the calendar", detail)
+            )
 
-    def check_charts(self) -> None:
-        """The chart views give one row and six lines for a reading of each distinct (day,
-        primary hexagram) and for each reading with broken lines."""
-        ids = sorted({*self.charts.values(), *self.broken})
-        for start in range(0, len(ids), CHART_BATCH):
-            batch = ids[start : start + CHART_BATCH]
-            heads = dict(self.conn.execute(CHART_HEADS, {"ids": batch}).tuples().all())
-            lines = dict(self.conn.execute(CHART_LINES, {"ids": batch}).tuples().all())
-            for rid in batch:
-                if heads.get(rid, 0) != 1 or lines.get(rid, 0) != 6:
-                    self.found.add(
-                        "v_reading",
-                        f"reading_id={rid}",
-                        "readings whose chart does not resolve",
-                        f"the chart does not resolve: {heads.get(rid, 0)} v_reading rows, "
-                        f"{lines.get(rid, 0)} v_reading_line rows (expected 1 and 6)",
-                        order=rid,
+    # --- lines and casts -------------------------------------------------------------------
+
+    def cast_group(self, g: dict[str, Any], first: int) -> Found:
+        found: Found = []
+        values = self.lines(g, found)
+        if values is not None:
+            self.cast(g, values, found)
+            bits = "".join("1" if v in "79" else "0" for v in values)
+            self.charts.setdefault((g["day_gz"], bits), first)
+        return found
+
+    def lines(self, g: dict[str, Any], found: Found) -> str | None:
+        """The six values as text (line 1 first), or None after reporting broken lines."""
+        n, values = g["n"] or 0, six(g["vals"])
+        if n != 6 or values is None:
+            bad = sum(1 for p, v in digits(g["vals"]).items() if p <= 6 and v and not 6 <= v <= 9)
+            shape = f"{n} lines (positions {_positions(g['vals'])}), {bad} values outside 6..9"
+            found.append(
+                (
+                    "reading_line",
+                    "readings without six lines 1..6 of values 6..9",
+                    f"{shape if n else '0 lines'}; expected six lines 1..6 with values 6..9",
+                )
+            )
+            return None
+        method = g["method"]
+        thrown = method in THROWN
+        if method is not None and g["ncoins"] != (6 if thrown else 0):
+            found.append(
+                (
+                    "reading",
+                    "readings whose coins do not fit the method",
+                    f"{g['ncoins']} of the six lines have coins; a {method} reading has "
+                    + ("coins on every line" if thrown else "none"),
+                )
+            )
+        return values
+
+    def cast(self, g: dict[str, Any], values: str, found: Found) -> None:
+        """``cast_input`` read again gives the stored lines."""
+        method, given = g["method"], g["cast_input"]
+        what = "readings whose lines do not match cast_input"
+        if method == "random":
+            if given is not None:
+                found.append(
+                    (
+                        "reading",
+                        what,
+                        f"cast_input {given!r} (method random) is not NULL: a random cast "
+                        "has no input",
                     )
+                )
+            return
+        if method not in READ_AGAIN:
+            return  # the CHECK on method reports it
+        if not isinstance(given, str):
+            found.append(("reading", what, f"cast_input is {given!r} (method {method})"))
+            return
+        if (method, given) not in self.casts:
+            self.casts[method, given] = read_again(self.conn, method, given)
+        again = self.casts[method, given]
+        said = f"cast_input {given!r} (method {method})"
+        if again.error is not None:
+            found.append(("reading", what, f"{said} {again.error}"))
+        elif again.values != values:
+            found.append(("reading", what, f"{said} gives lines {again.values}, not {values}"))
+        elif again.coins is not None and g["ncoins"] == 6 and again.coins != g["coins"]:
+            found.append(("reading", what, f"{said} gives other coins than the stored ones"))
 
 
-def _bits(values: str) -> str:
-    """The primary hexagram's bits: yang (7, 9) is 1."""
-    return "".join("1" if v in "79" else "0" for v in values)
+def _groups(
+    conn: Connection, sql: str, key: Sequence[str], extra: int
+) -> Iterator[tuple[dict[str, Any], tuple[Any, ...]]]:
+    """The rows of a GROUP BY query as (key columns by name, the other columns)."""
+    result = conn.execution_options(stream_results=True, yield_per=5000).execute(text(sql))
+    width = len(key)
+    for row in result:
+        values = tuple(row)
+        yield dict(zip(key, values[:width], strict=True)), values[width : width + extra]
 
 
-def _stream(conn: Connection) -> Iterator[Mapping[Any, Any]]:
-    result = conn.execution_options(stream_results=True, yield_per=2000).execute(text(READINGS))
-    yield from result.mappings()
+def _name_failed(
+    conn: Connection,
+    sql: str,
+    failed: dict[tuple[Any, ...], Found],
+    found: Capped,
+    on_failed: Callable[[int, Found], None] | None = None,
+) -> None:
+    """Read the readings once more and file the problems of each in a failed group by id."""
+    result = conn.execution_options(stream_results=True, yield_per=5000).execute(text(sql))
+    for row in result:
+        rid, key = row[0], tuple(row[1:])
+        problems = failed.get(key)
+        if problems is None:
+            continue
+        for table, what, detail in problems:
+            where = f"id={rid}" if table == "reading" else f"reading_id={rid}"
+            found.add(table, where, what, detail, order=rid)
+        if on_failed is not None:
+            on_failed(rid, problems)
 
 
 def check_readings(conn: Connection, report: CheckReport, progress: Progress | None) -> None:
@@ -384,6 +434,47 @@ def check_readings(conn: Connection, report: CheckReport, progress: Progress | N
     if not {"reading", "reading_line"} <= set(inspect(conn).get_table_names()):
         return
     found = Capped("reading")
+    total = int(conn.execute(text(COUNT)).scalar_one())
+    checker = Checker(conn)
+
+    def step(part: str, done: int, of: int = total) -> None:
+        if progress is not None:
+            progress(f"readings ({part})", done, of)
+
+    step("lines and casts", 0, 0)
+    for g, (_count, first) in _groups(conn, CASTS, CAST_KEY, 2):
+        if problems := checker.cast_group(g, first):
+            checker.failed_casts[tuple(g.values())] = problems
+    step("moments", 0, 0)
+    done = 0
+    for g, (count,) in _groups(conn, MOMENTS, MOMENT_KEY, 1):
+        if problems := checker.moment_group(g):
+            checker.failed_moments[tuple(g.values())] = problems
+        if (done + count) // PROGRESS_EVERY > done // PROGRESS_EVERY:
+            step("moments", done + count)
+        done += count
+    step("moments", done)
+
+    broken: list[int] = []
+
+    def chart_too(rid: int, problems: Found) -> None:
+        if len(broken) < BROKEN_CHARTS and any(t == "reading_line" for t, _, _ in problems):
+            broken.append(rid)
+
+    if checker.failed_casts:
+        _name_failed(conn, FAILED_CASTS, checker.failed_casts, found, chart_too)
+    if checker.failed_moments:
+        _name_failed(conn, FAILED_MOMENTS, checker.failed_moments, found)
+    name_rows(conn, found)
+    check_charts(conn, sorted({*checker.charts.values(), *broken}), found)
+    report.problems.extend(found.problems())
+    report.checked.append(f"{total} readings")
+    report.checked.append(f"{checker.moments} moments recomputed")
+
+
+def name_rows(conn: Connection, found: Capped) -> None:
+    """The checks of a reading's own row: lines of no reading, a seasonal najia without a
+    half-year, a created_at that is not UTC ISO 8601."""
     for rid, pos in conn.execute(text(ORPHAN_LINES)):
         found.add(
             "reading_line",
@@ -392,17 +483,40 @@ def check_readings(conn: Connection, report: CheckReport, progress: Progress | N
             "line of a reading that does not exist",
             order=rid if isinstance(rid, int) else 0,
         )
-    total = int(conn.execute(text(COUNT)).scalar_one())
-    checker = Readings(conn, found)
-    done = 0
-    for row in _stream(conn):
-        checker.check(row)
-        done += 1
-        if progress is not None and done % PROGRESS_EVERY == 0:
-            progress("readings", done, total)
-    if progress is not None:
-        progress("readings", done, total)
-    checker.check_charts()
-    report.problems.extend(found.problems())
-    report.checked.append(f"{done} readings")
-    report.checked.append(f"{checker.moments} moments recomputed")
+    for (rid,) in conn.execute(text(SEASONAL)):
+        found.add(
+            "reading",
+            f"id={rid}",
+            "seasonal readings without a half-year",
+            "najia_variant is 'seasonal', but the reading has no half-year (only a date-time "
+            "gives one)",
+            order=rid,
+        )
+    for rid, created_at in conn.execute(dialect.created_at_suspects(conn)):
+        if not _utc_iso(created_at):
+            found.add(
+                "reading",
+                f"id={rid}",
+                "readings whose created_at is not a UTC time",
+                f"created_at {created_at!r} is not a UTC ISO 8601 time "
+                "(like 2026-01-01T00:00:00.000000+00:00)",
+                order=rid,
+            )
+
+
+def check_charts(conn: Connection, ids: list[int], found: Capped) -> None:
+    """The chart views give one row and six lines for each reading of ``ids``."""
+    for start in range(0, len(ids), CHART_BATCH):
+        batch = ids[start : start + CHART_BATCH]
+        heads = dict(conn.execute(CHART_HEADS, {"ids": batch}).tuples().all())
+        lines = dict(conn.execute(CHART_LINES, {"ids": batch}).tuples().all())
+        for rid in batch:
+            if heads.get(rid, 0) != 1 or lines.get(rid, 0) != 6:
+                found.add(
+                    "v_reading",
+                    f"reading_id={rid}",
+                    "readings whose chart does not resolve",
+                    f"the chart does not resolve: {heads.get(rid, 0)} v_reading rows, "
+                    f"{lines.get(rid, 0)} v_reading_line rows (expected 1 and 6)",
+                    order=rid,
+                )

@@ -18,15 +18,26 @@ The schema, the views and the queries of yimao-db are portable SQL. What is not 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Connection, Engine, LargeBinary, and_, cast, event, func, text
+from sqlalchemy import (
+    Connection,
+    Engine,
+    LargeBinary,
+    and_,
+    case,
+    cast,
+    event,
+    func,
+    literal,
+    text,
+)
 from sqlalchemy import types as satypes
-from sqlalchemy.engine import URL
+from sqlalchemy.engine import URL, Dialect
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.sql.elements import ColumnElement, TextClause
 
 SQLITE = "sqlite"
 POSTGRESQL = "postgresql"
@@ -398,19 +409,56 @@ def is_null(name: str, column: ColumnElement[Any]) -> ColumnElement[bool]:
     return column.is_(None)
 
 
+def sqlalchemy_dialect(name: str) -> Dialect:
+    """SQLAlchemy's dialect of a backend, to compile a statement for it once."""
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    module = sqlite if name == SQLITE else postgresql
+    made: Dialect = module.dialect()
+    return made
+
+
 def sqlite_storage_class(column: ColumnElement[Any]) -> ColumnElement[str]:
     """``typeof(column)``: null, integer, real, text or blob."""
     return func.typeof(column)
 
 
-def sqlite_not_utf8(column: ColumnElement[Any]) -> ColumnElement[bool]:
-    """True for text whose bytes are not UTF-8 (needs :func:`sqlite_add_functions`).
+def sqlite_not_utf8(columns: Sequence[ColumnElement[Any]]) -> ColumnElement[bool]:
+    """True for a row where the text of one of ``columns`` is not UTF-8 (needs
+    :func:`sqlite_add_functions`).
 
-    SQLite's GLOB reads any byte sequence that is not printable ASCII as a character outside
-    ``' '..'~'``, so printable ASCII text, the common case, is passed without calling Python.
+    The texts are joined with ``|`` (an ASCII byte never continues a UTF-8 sequence, so the
+    join is UTF-8 exactly when each text is) and handed to Python once per row, and only
+    when the join is not all printable ASCII: SQLite's GLOB reads any byte sequence that is
+    not printable ASCII as a character outside ``' '..'~'``.
     """
+    texts = [case((func.typeof(c) == "text", c), else_=literal("")) for c in columns]
+    joined: ColumnElement[Any] = texts[0]
+    for more in texts[1:]:
+        joined = joined.concat(literal("|")).concat(more)
     return and_(
-        func.typeof(column) == "text",
-        column.op("GLOB")("*[^ -~]*"),
-        getattr(func, SQLITE_UTF8_FUNCTION)(cast(column, LargeBinary)) == 0,
+        joined.op("GLOB")(literal("*[^ -~]*")),
+        getattr(func, SQLITE_UTF8_FUNCTION)(cast(joined, LargeBinary)) == 0,
     )
+
+
+# Readings whose created_at may not be a UTC ISO 8601 time: what yimao check reads them
+# with (a strict prefilter; Python's datetime.fromisoformat judges what it returns).
+SQLITE_CREATED_AT_SUSPECTS = """
+SELECT id, created_at FROM reading
+WHERE NOT (strftime('%Y-%m-%dT%H:%M:%S', substr(created_at, 1, 19)) = substr(created_at, 1, 19)
+           AND (substr(created_at, 20) = '+00:00'
+                OR substr(created_at, 20) GLOB '.[0-9][0-9][0-9][0-9][0-9][0-9]+00:00'))
+"""
+POSTGRESQL_CREATED_AT_SUSPECTS = r"""
+SELECT id, created_at FROM reading
+WHERE created_at !~ ('^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])'
+                     || 'T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]{6})?\+00:00$')
+"""
+
+
+def created_at_suspects(conn: Connection) -> TextClause:
+    """The readings (id, created_at) whose created_at may not be a UTC ISO 8601 time."""
+    if backend(conn) == SQLITE:
+        return text(SQLITE_CREATED_AT_SUSPECTS)
+    return text(POSTGRESQL_CREATED_AT_SUSPECTS)
