@@ -110,9 +110,10 @@ def problems_after(path: Path, expected: Tables, *statements: str | Loosened) ->
     for statement in statements:
         if isinstance(statement, Loosened):
             loosen(path, statement)
-        else:
-            with raw(path, ignore_checks=True) as con:
-                con.execute(statement)
+    plain = [s for s in statements if isinstance(s, str)]
+    with raw(path, ignore_checks=True) as con:  # one connection: pragmas hold for the rest
+        for statement in plain:
+            con.execute(statement)
     return "\n".join(str(p) for p in doctor.check(path.as_posix(), expected))
 
 
@@ -214,7 +215,11 @@ READING_CASES: dict[str, list[Case]] = {
         ),
         (
             f"UPDATE reading SET cast_at = '2024-06-30T23:30:00+09:00' {R}",
-            [f"reading: reading id={COINS}: cast_at is '2024-06-30T23:30:00+09:00', the calendar"],
+            [
+                f"reading: reading id={COINS}: cast_at is '2024-06-30T23:30:00+09:00', not the "
+                "civil time of Asia/Shanghai with its offset: the calendar gives "
+                "'2024-06-30T22:30:00+08:00'"
+            ],
         ),
         (
             f"UPDATE reading SET cast_at = 'not a date' {R}",
@@ -228,7 +233,11 @@ READING_CASES: dict[str, list[Case]] = {
     "tz": [
         (
             f"UPDATE reading SET tz = 'Asia/Tokyo' {R}",
-            [f"reading: reading id={COINS}: cast_at is '2024-06-30T23:30:00+08:00', the calendar"],
+            [
+                f"reading: reading id={COINS}: cast_at is '2024-06-30T23:30:00+08:00', not the "
+                "civil time of Asia/Tokyo with its offset: the calendar gives "
+                "'2024-07-01T00:30:00+09:00'"
+            ],
         ),
         (
             f"UPDATE reading SET tz = 'No/Such_Zone' {R}",
@@ -448,6 +457,27 @@ def test_one_tampered_reading_cell_is_found(
 # --- constraints, NOT NULL and types of every table -------------------------------------------
 
 
+def test_a_time_that_summer_time_skipped(damaged: Path, expected: Tables) -> None:
+    """02:30 on 1991-04-14 never showed on a clock in Shanghai (summer time began at 02:00).
+    A reading stored with it (as moment_at once stored such times, with the offset before
+    the gap) is reported with the reason."""
+    report = problems_after(
+        damaged,
+        expected,
+        "UPDATE reading SET cast_at = '1991-04-14T02:30:00+08:00', year_gz = '辛未', "
+        "month_gz = '壬辰', month_branch = '辰', day_gz = '甲寅', hour_gz = '乙丑', "
+        f"solar_term = '清明', half_year = '冬至後', early_rat = 0 WHERE id = {VALUES}",
+    )
+    assert (
+        f"reading: reading id={VALUES}: cast_at is '1991-04-14T02:30:00+08:00', a civil time "
+        "that Asia/Shanghai skipped (summer time began): the calendar gives "
+        "'1991-04-14T03:30:00+09:00'" in report
+    )
+    assert [line for line in report.splitlines() if f"id={VALUES}:" in line] == [
+        line for line in report.splitlines() if "a civil time that" in line
+    ]
+
+
 def test_check_constraints_of_reference_tables(damaged: Path, expected: Tables) -> None:
     report = problems_after(
         damaged,
@@ -567,7 +597,21 @@ def test_progress_is_reported(damaged: Path, expected: Tables) -> None:
     stages = [what for what, _, _ in seen]
     assert stages[0] == "integrity"
     assert "readings (lines and casts)" in stages
-    assert seen[-1] == ("readings (moments)", 6, 6)
+    assert ("readings (moments)", 6, 6) in seen
+    assert seen[-1] == ("charts", 0, 0)
+
+
+def test_a_dropped_table_does_not_stop_the_other_checks(damaged: Path, expected: Tables) -> None:
+    """The views need dusk_mansion: every stage that reads them says so in one line, and the
+    readings are still checked."""
+    report = problems_after(
+        damaged, expected, "DROP TABLE dusk_mansion", f"UPDATE reading SET day_gz = '丁卯' {R}"
+    )
+    assert "schema: dusk_mansion: table missing" in report
+    assert "data: dusk_mansion: table missing" in report
+    assert "charts: could not be checked: no such table: main.dusk_mansion" in report
+    assert f"reading: reading id={COINS}: day_gz is '丁卯'" in report
+    assert all("\n" not in line for line in report.splitlines())
 
 
 def test_a_read_only_file_is_checked_and_left_as_it_was(damaged: Path, expected: Tables) -> None:
@@ -605,3 +649,19 @@ def test_progress_on_a_terminal(
     assert "\rchecking readings (moments): 100% (6 of 6)" in shown
     assert shown.endswith("\r") and shown.count("\n") == 0
     assert capsys.readouterr().out.startswith(f"ok: {damaged}: integrity_check, ")
+
+
+def test_an_index_entry_of_the_schema_naming_another_table(damaged: Path, expected: Tables) -> None:
+    """sqlite_master rows of the indexes SQLite makes itself (no SQL to compare) are compared
+    by the table they belong to."""
+    report = problems_after(
+        damaged,
+        expected,
+        "PRAGMA writable_schema=ON",
+        "UPDATE sqlite_master SET tbl_name = 'seven_luoinary' "
+        "WHERE name = 'sqlite_autoindex_seven_luminary_1'",
+    )
+    assert (
+        "schema: sqlite_autoindex_seven_luminary_1: index belongs to table 'seven_luoinary', "
+        "the migrations give 'seven_luminary'" in report
+    )

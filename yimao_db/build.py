@@ -79,24 +79,24 @@ def head_revision() -> str:
 
 VERSION_TABLE = "alembic_version"  # where alembic stamps the schema revision
 VERSION_COLUMN = "version_num"
+REVISION_TABLE = "the schema revision table alembic_version"  # in messages
+REVISION_SQL = "SELECT version_num FROM alembic_version"
 
 
 class RevisionTableError(DatabaseError):
     """The schema revision table does not hold one revision: tampered with or damaged."""
 
 
-REVISION_TABLE = "the schema revision table alembic_version"  # in messages
-REVISION_SQL = "SELECT version_num FROM alembic_version"
-
-
 def stored_revisions(conn: Connection) -> list[object] | None:
     """Every value of ``alembic_version.version_num`` as stored (text that is not UTF-8 comes
     back with lone surrogates), or None when there is no such table.
 
-    RevisionTableError when the table has no ``version_num`` column.
+    RevisionTableError when it is a view, or has no ``version_num`` column.
     """
     insp = inspect(conn)
-    if not insp.has_table(VERSION_TABLE):
+    if VERSION_TABLE in insp.get_view_names():
+        raise RevisionTableError(f"{REVISION_TABLE} is a view, not a table: it was changed by hand")
+    if VERSION_TABLE not in insp.get_table_names():
         return None
     if VERSION_COLUMN not in {c["name"] for c in insp.get_columns(VERSION_TABLE)}:
         raise RevisionTableError(
@@ -116,26 +116,25 @@ def current_revision(conn: Connection) -> str | None:
     values = stored_revisions(conn)
     if not values:
         return None
-    where = REVISION_TABLE
     if len(values) > 1:
         shown = ", ".join(repr(v) for v in sorted(values[:10], key=repr))
         more = ", …" if len(values) > 10 else ""
         raise RevisionTableError(
-            f"{where} holds {len(values)} rows ({shown}{more}); a database has exactly one "
-            "revision: it was changed by hand"
+            f"{REVISION_TABLE} holds {len(values)} rows ({shown}{more}); a database has "
+            "exactly one revision: it was changed by hand"
         )
     (value,) = values
     if value is None:
         raise RevisionTableError(
-            f"{where} holds NULL instead of a revision like {head_revision()!r}"
+            f"{REVISION_TABLE} holds NULL instead of a revision like {head_revision()!r}"
         )
     if not isinstance(value, str):
         raise RevisionTableError(
-            f"{where} holds {value!r} ({type(value).__name__}) instead of a revision like "
+            f"{REVISION_TABLE} holds {value!r} ({type(value).__name__}) instead of a revision like "
             f"{head_revision()!r}"
         )
     if not dialect.is_utf8(value):
-        raise RevisionTableError(f"{where} holds {value!r}, which is not UTF-8 text")
+        raise RevisionTableError(f"{REVISION_TABLE} holds {value!r}, which is not UTF-8 text")
     return value
 
 

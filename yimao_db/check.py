@@ -2,22 +2,37 @@
 
 It checks, in order:
 
-1. on SQLite, ``PRAGMA integrity_check`` (the file's b-trees and indexes) and
-   ``PRAGMA foreign_key_check`` (every foreign key resolves);
-2. the schema revision is the head revision of this yimao-db, and at head the schema matches
-   the models (alembic autogenerate finds no difference), on SQLite every table, index, view
-   and trigger has the SQL the migrations give it, and every view answers;
-3. every seeded table equals a fresh recomputation from the rules
+1. on SQLite, ``PRAGMA integrity_check`` (the file's pages, b-trees and indexes) and
+   ``PRAGMA foreign_key_check`` (every foreign key resolves). Damaged pages, or a file that
+   is not a database, are reported in one line and end the check: nothing read from such a
+   file can be trusted. Indexes that do not match their tables are reported and the checks
+   go on (the tables are readable; ``REINDEX`` rebuilds them);
+2. the schema revision (:func:`yimao_db.build.current_revision`): ``alembic_version`` holds
+   exactly one revision, this yimao-db's head. A damaged revision table (several rows, NULL,
+   a value that is not text, a view, no revision in a database that has tables) is a
+   problem and the checks go on against the head schema; a revision this code does not know
+   ends the check (a newer schema cannot be compared). At head (or with a damaged revision
+   table) the schema matches the models (alembic autogenerate finds no difference), on
+   SQLite every table, index, view and trigger has the SQL the migrations give it, and
+   every view answers;
+3. every cell against its column (:mod:`yimao_db.check_cells`): every CHECK constraint and
+   NOT NULL of the models evaluated explicitly (SQLite skips them on a read-only
+   connection), and on SQLite the storage class, VARCHAR(n) lengths and UTF-8;
+4. every seeded table equals a fresh recomputation from the rules
    (:func:`yimao_db.seeding.compute_tables`), row by row by primary key: missing rows, extra
    rows and differing cells, each named by table, key and column;
-4. every SQL invariant of :mod:`yimao_db.invariants` returns no rows;
-5. every reading has exactly six lines, positions 1..6 with values 6..9, a valid moment (a day
-   pillar that is one of the sixty, a month branch, a month pillar that agrees with it) and a
-   chart: ``v_reading`` has its row and ``v_reading_line`` its six lines.
+5. every SQL invariant of :mod:`yimao_db.invariants` returns no rows;
+6. every reading against its own inputs (:mod:`yimao_db.check_readings`): six lines, the
+   cast input read again, the moment recomputed by the calendar column by column (or, for
+   pillars, the pillars fitting each other), and its chart.
 
 Nothing is written: the database is opened with :func:`yimao_db.db.reader_engine`
-(SQLite ``mode=ro`` + ``query_only``). :func:`check` returns the problems as data;
-``yimao check`` prints them and exits 1 when there are any, 0 when there are none.
+(SQLite ``mode=ro`` + ``query_only``), all in one read transaction (one snapshot). Text
+that is not UTF-8 is read without failing (:func:`yimao_db.dialect.sqlite_tolerant_text`)
+and reported; a query that fails because the file is damaged is reported as a problem and
+ends the check. :func:`check` returns the problems as data; ``yimao check`` prints them,
+one line each, and exits 1 when there are any, 0 when there are none. An error that says
+nothing about the file (it cannot be opened, it stays locked) is raised, not reported.
 """
 
 from __future__ import annotations
@@ -54,7 +69,7 @@ from yimao_db.build import (
     unknown_revision,
 )
 from yimao_db.check_cells import check_cells
-from yimao_db.check_readings import check_readings
+from yimao_db.check_readings import check_charts, check_readings
 from yimao_db.db import reader_engine
 from yimao_db.problems import MAX_PER_TABLE, CheckReport, Problem, Progress, format_key
 from yimao_db.schema import metadata
@@ -272,8 +287,9 @@ def schema_differences(conn: Connection) -> list[Problem]:
 
 
 @cache
-def migrated_schema() -> dict[tuple[str, str], str | None]:
-    """(type, name) → SQL of every object the migrations create, from an in-memory SQLite."""
+def migrated_schema() -> dict[tuple[str, str], tuple[str, str | None]]:
+    """(type, name) → (table, SQL) of every object the migrations create, from an in-memory
+    SQLite."""
     from sqlalchemy import create_engine
 
     from yimao_db.build import upgrade
@@ -303,7 +319,8 @@ def sqlite_schema_differences(conn: Connection) -> list[Problem]:
         if kind != "view":
             found.append(Problem("schema", name, None, f"{kind} not created by the migrations"))
     for kind, name in sorted(want.keys() & have.keys()):
-        if " ".join(str(want[kind, name]).split()) != " ".join(str(have[kind, name]).split()):
+        (want_table, want_sql), (have_table, have_sql) = want[kind, name], have[kind, name]
+        if " ".join(str(want_sql).split()) != " ".join(str(have_sql).split()):
             found.append(
                 Problem(
                     "schema",
@@ -311,6 +328,15 @@ def sqlite_schema_differences(conn: Connection) -> list[Problem]:
                     None,
                     f"{kind} SQL differs from what the migrations create "
                     "(built by another version of its revision?)",
+                )
+            )
+        elif want_table != have_table:
+            found.append(
+                Problem(
+                    "schema",
+                    name,
+                    None,
+                    f"{kind} belongs to table {have_table!r}, the migrations give {want_table!r}",
                 )
             )
     return found
@@ -372,9 +398,10 @@ def _reason(exc: DBAPIError) -> str:
 
 @contextmanager
 def _stage(conn: Connection, report: CheckReport, name: str) -> Iterator[None]:
-    """Run one stage of the checks; on SQLite an error that says the file is damaged (or not
-    what a statement expects: a malformed schema, a dropped table) is reported as a problem
-    and ends the checks (:class:`Damaged`) instead of escaping as an exception."""
+    """Run one stage of the checks. On SQLite, an error that says the file is damaged is
+    reported and ends the checks (:class:`Damaged`); one that says the database is not what
+    a statement expects (a dropped table or view, a malformed schema object) is reported
+    and the next stage runs. Neither escapes as an exception."""
     try:
         yield
     except DBAPIError as exc:
@@ -382,10 +409,24 @@ def _stage(conn: Connection, report: CheckReport, name: str) -> Iterator[None]:
             raise  # cannot read it at all (locked, unreadable): an error, not a finding
         if name == "integrity":
             report.problems.append(Problem("integrity", None, None, _damaged(_reason(exc))))
-        else:
-            report.problems.append(
-                Problem("integrity", None, None, f"checking {name} failed: {_reason(exc)}")
-            )
+            raise Damaged from None
+        if dialect.sqlite_damage(exc):
+            detail = f"the file is damaged, the checks stopped at {name}: {_reason(exc)}"
+            report.problems.append(Problem("integrity", None, None, detail))
+            raise Damaged from None
+        report.problems.append(Problem(name, None, None, f"could not be checked: {_reason(exc)}"))
+    except UnicodeDecodeError as exc:
+        if dialect.backend(conn) != dialect.SQLITE:
+            raise
+        # sqlite3 decodes SQLite's messages and column names strictly: bytes of a damaged
+        # schema (a name that is not UTF-8) end up there
+        reason = f"SQLite answered with a name or message that is not UTF-8 text ({exc})"
+        detail = (
+            _damaged(reason)
+            if name == "integrity"
+            else (f"the file is damaged, the checks stopped at {name}: {reason}")
+        )
+        report.problems.append(Problem("integrity", None, None, detail))
         raise Damaged from None
 
 
@@ -421,8 +462,11 @@ def inspect_connection(
                 check_data(conn, report, tables)
             with stage("invariants"):
                 check_invariants(conn, report)
+            charts: list[int] = []
             with stage("readings"):
-                check_readings(conn, report, progress)
+                charts = check_readings(conn, report, progress)
+            with stage("charts"):
+                check_charts(conn, charts, report)
     except Damaged:
         pass
     return report

@@ -44,9 +44,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from functools import cache
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import Connection, bindparam, inspect, text
 
@@ -192,6 +193,18 @@ def read_again(conn: Connection, method: str, cast_input: str) -> Cast:
     return Cast(cast.values, coins, None)
 
 
+def skipped(cast_at: str, tz: str) -> bool:
+    """Whether the wall clock of ``cast_at`` never showed in ``tz`` (a gap where the clocks
+    went forward): moment_at once stored such times with the offset before the gap."""
+    try:
+        wall = datetime.fromisoformat(cast_at).replace(tzinfo=None)
+        zone = ZoneInfo(tz)
+    except (ValueError, KeyError, OSError):
+        return False
+    there = wall.replace(tzinfo=zone).astimezone(UTC).astimezone(zone)
+    return there.replace(tzinfo=None) != wall
+
+
 def _utc_iso(value: object) -> bool:
     if not isinstance(value, str):
         return False
@@ -314,10 +327,12 @@ class Checker:
             if g[column] == want:
                 continue
             if column == "cast_at":
-                detail = (
-                    f"cast_at is {cast_at!r}, the calendar gives {want!r} for that instant in "
-                    f"{tz}: the stored form is not the civil time of tz with its offset"
+                why = (
+                    f"a civil time that {tz} skipped (summer time began)"
+                    if skipped(cast_at, tz)
+                    else f"not the civil time of {tz} with its offset"
                 )
+                detail = f"cast_at is {cast_at!r}, {why}: the calendar gives {want!r}"
             else:
                 detail = (
                     f"{column} is {g[column]!r}, the calendar gives {want!r} for cast_at "
@@ -429,10 +444,11 @@ def _name_failed(
             on_failed(rid, problems)
 
 
-def check_readings(conn: Connection, report: CheckReport, progress: Progress | None) -> None:
-    """Lines, cast, moment and chart of every reading (see the module docstring)."""
+def check_readings(conn: Connection, report: CheckReport, progress: Progress | None) -> list[int]:
+    """Lines, cast and moment of every reading (see the module docstring); returns the
+    readings whose chart :func:`check_charts` is to look at."""
     if not {"reading", "reading_line"} <= set(inspect(conn).get_table_names()):
-        return
+        return []
     found = Capped("reading")
     total = int(conn.execute(text(COUNT)).scalar_one())
     checker = Checker(conn)
@@ -466,10 +482,10 @@ def check_readings(conn: Connection, report: CheckReport, progress: Progress | N
     if checker.failed_moments:
         _name_failed(conn, FAILED_MOMENTS, checker.failed_moments, found)
     name_rows(conn, found)
-    check_charts(conn, sorted({*checker.charts.values(), *broken}), found)
     report.problems.extend(found.problems())
     report.checked.append(f"{total} readings")
     report.checked.append(f"{checker.moments} moments recomputed")
+    return sorted({*checker.charts.values(), *broken})
 
 
 def name_rows(conn: Connection, found: Capped) -> None:
@@ -504,8 +520,9 @@ def name_rows(conn: Connection, found: Capped) -> None:
             )
 
 
-def check_charts(conn: Connection, ids: list[int], found: Capped) -> None:
+def check_charts(conn: Connection, ids: list[int], report: CheckReport) -> None:
     """The chart views give one row and six lines for each reading of ``ids``."""
+    found = Capped("reading")
     for start in range(0, len(ids), CHART_BATCH):
         batch = ids[start : start + CHART_BATCH]
         heads = dict(conn.execute(CHART_HEADS, {"ids": batch}).tuples().all())
@@ -520,3 +537,5 @@ def check_charts(conn: Connection, ids: list[int], found: Capped) -> None:
                     f"{lines.get(rid, 0)} v_reading_line rows (expected 1 and 6)",
                     order=rid,
                 )
+    report.problems.extend(found.problems())
+    report.checked.append(f"the charts of {len(ids)} readings (one per day and hexagram)")

@@ -298,7 +298,12 @@ def sort_term(name: str, column: str, type_: satypes.TypeEngine[Any] | None) -> 
 
 # --- SQLite catalogue and file checks (used by ``yimao check``) ------------------------
 
-SQLITE_SCHEMA_SQL = "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+# every object of the schema but SQLite's own tables (sqlite_sequence, sqlite_stat1 …); the
+# indexes SQLite makes for UNIQUE and PRIMARY KEY constraints are included
+SQLITE_SCHEMA_SQL = (
+    "SELECT type, name, tbl_name, sql FROM sqlite_master "
+    "WHERE name NOT LIKE 'sqlite_%' OR name LIKE 'sqlite_autoindex_%'"
+)
 
 
 def sqlite_integrity_check(conn: Connection) -> list[str]:
@@ -316,9 +321,12 @@ def sqlite_foreign_key_violations(conn: Connection) -> list[tuple[str, Any, str,
     return found
 
 
-def sqlite_schema_sql(conn: Connection) -> dict[tuple[str, str], str | None]:
-    """(type, name) → the stored SQL of every table, index, view and trigger."""
-    return {(str(t), str(n)): sql for t, n, sql in conn.exec_driver_sql(SQLITE_SCHEMA_SQL)}
+def sqlite_schema_sql(conn: Connection) -> dict[tuple[str, str], tuple[str, str | None]]:
+    """(type, name) → (its table, its stored SQL) of every table, index, view and trigger."""
+    return {
+        (str(t), str(n)): (str(table), sql)
+        for t, n, table, sql in conn.exec_driver_sql(SQLITE_SCHEMA_SQL)
+    }
 
 
 # SQLite errors about the machine rather than the file: the file could not be read at all.
@@ -345,6 +353,12 @@ def sqlite_file_problem(exc: DBAPIError) -> bool:
     if not isinstance(orig, sqlite3.Error):
         return False
     return not str(getattr(orig, "sqlite_errorname", "")).startswith(_SQLITE_ENVIRONMENT)
+
+
+def sqlite_damage(exc: DBAPIError) -> bool:
+    """Whether a SQLite error says the file is damaged or not a database at all."""
+    name = str(getattr(exc.orig, "sqlite_errorname", ""))
+    return name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
 
 
 def _decode_tolerant(data: bytes) -> str:
