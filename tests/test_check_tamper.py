@@ -665,3 +665,33 @@ def test_an_index_entry_of_the_schema_naming_another_table(damaged: Path, expect
         "schema: sqlite_autoindex_seven_luminary_1: index belongs to table 'seven_luoinary', "
         "the migrations give 'seven_luminary'" in report
     )
+
+
+def test_check_while_a_writer_casts(damaged: Path, expected: Tables) -> None:
+    """The check reads one snapshot: readings cast meanwhile (each a reading and six lines
+    in one transaction) never show up half-written as orphan lines or missing lines."""
+    import threading
+
+    from yimao_db.db import writer_engine
+
+    stop = threading.Event()
+    cast_ids: list[int] = []
+    engine = writer_engine(str(damaged))
+
+    def writer() -> None:
+        while not stop.is_set():
+            cast_ids.append(
+                cast(coins="2,1,3,0,2,2", at="2024-06-30T10:00", question="meanwhile", db=engine)
+            )
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    try:
+        reports = [doctor.run(damaged.as_posix(), expected) for _ in range(3)]
+    finally:
+        stop.set()
+        thread.join()
+        engine.dispose()
+    assert [r.problems for r in reports] == [[], [], []]
+    assert len(cast_ids) > 0
+    assert doctor.check(damaged.as_posix(), expected) == []
