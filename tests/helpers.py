@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -88,3 +90,17 @@ def coins_of(engine: Engine, reading_id: int) -> list[int | None]:
             {"id": reading_id},
         ).scalars()
         return [None if c is None else int(c) for c in rows]
+
+
+@contextlib.contextmanager
+def raw(path: Path, *, ignore_checks: bool = False) -> Iterator[sqlite3.Connection]:
+    """A plain sqlite3 connection to ``path`` with foreign keys off, autocommit: tests use it
+    to damage a database behind yimao's back (``ignore_checks``: CHECK constraints off too)."""
+    con = sqlite3.connect(path, isolation_level=None)
+    con.execute("PRAGMA foreign_keys=OFF")
+    if ignore_checks:
+        con.execute("PRAGMA ignore_check_constraints=ON")
+    try:
+        yield con
+    finally:
+        con.close()

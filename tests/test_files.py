@@ -330,7 +330,7 @@ def test_damage_only_yimao_check_sees_is_reported_as_damage(template: Path, tmp_
     )
     err = one_error_line(*cli("cast", "乾之姤", "--pillars", PILLARS, "--db", str(db)))
     assert "the database is damaged: `yimao check --db" in err
-    assert "hexagram king_wen=1: column bits is '1111!1'" in err
+    assert "hexagram king_wen=1" in err and "'1111!1'" in err
 
 
 @pytest.mark.parametrize(("seed", "flips"), [(seed, 20) for seed in range(4)] + [(4, 2), (5, 3)])

@@ -7,19 +7,35 @@ The schema, the views and the queries of yimao-db are portable SQL. What is not 
 * (the read-only query runner, ``yimao sql``, keeps its own per-backend rules in
   :mod:`yimao_db.sqllex`, :mod:`yimao_db.sqlguard` and :mod:`yimao_db.sqlsession`);
 * the sort order of exports (:mod:`yimao_db.export`): byte order of UTF-8 text on both
-  (SQLite ``BINARY`` = PostgreSQL ``COLLATE "C"``) and NULLs first.
+  (SQLite ``BINARY`` = PostgreSQL ``COLLATE "C"``) and NULLs first;
+* what ``yimao check`` must look at itself on SQLite (:mod:`yimao_db.check`): the file's
+  integrity, the storage class of a value, text that is not UTF-8, and which errors mean a
+  damaged file.
 """
 
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import (
+    Connection,
+    Engine,
+    LargeBinary,
+    and_,
+    case,
+    cast,
+    func,
+    literal,
+    text,
+)
 from sqlalchemy import types as satypes
-from sqlalchemy.engine import URL
+from sqlalchemy.engine import URL, Dialect
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.sql.elements import ColumnElement, TextClause
 
 SQLITE = "sqlite"
 POSTGRESQL = "postgresql"
@@ -149,7 +165,12 @@ def sort_term(name: str, column: str, type_: satypes.TypeEngine[Any] | None) -> 
 
 # --- SQLite catalogue and file checks (used by ``yimao check``) ------------------------
 
-SQLITE_SCHEMA_SQL = "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+# every object of the schema but SQLite's own tables (sqlite_sequence, sqlite_stat1 …); the
+# indexes SQLite makes for UNIQUE and PRIMARY KEY constraints are included
+SQLITE_SCHEMA_SQL = (
+    "SELECT type, name, tbl_name, sql FROM sqlite_master "
+    "WHERE name NOT LIKE 'sqlite_%' OR name LIKE 'sqlite_autoindex_%'"
+)
 
 
 def sqlite_integrity_check(conn: Connection) -> list[str]:
@@ -195,9 +216,161 @@ def sqlite_schema_key(sql: str | None) -> tuple[str, ...]:
     return (head, *columns, *constraints, tail)
 
 
-def sqlite_schema_sql(conn: Connection) -> dict[tuple[str, str], str | None]:
-    """(type, name) → the stored SQL of every table, index, view and trigger."""
-    return {(str(t), str(n)): sql for t, n, sql in conn.exec_driver_sql(SQLITE_SCHEMA_SQL)}
+def sqlite_schema_sql(conn: Connection) -> dict[tuple[str, str], tuple[str, str | None]]:
+    """(type, name) → (its table, its stored SQL) of every table, index, view and trigger."""
+    return {
+        (str(t), str(n)): (str(table), sql)
+        for t, n, table, sql in conn.exec_driver_sql(SQLITE_SCHEMA_SQL)
+    }
+
+
+# SQLite errors about the machine rather than the file: the file could not be read at all.
+_SQLITE_ENVIRONMENT = (
+    "SQLITE_BUSY",
+    "SQLITE_LOCKED",
+    "SQLITE_CANTOPEN",
+    "SQLITE_PERM",
+    "SQLITE_AUTH",
+    "SQLITE_NOMEM",
+    "SQLITE_INTERRUPT",
+    "SQLITE_IOERR",
+    "SQLITE_FULL",
+    "SQLITE_READONLY",
+)
+
+
+def sqlite_file_problem(exc: DBAPIError) -> bool:
+    """Whether a SQLite error says something about the file (damaged, not a database, a
+    malformed schema, a table or index that is not what the statement expects) rather than
+    about the machine (busy, locked, unreadable, out of memory): ``yimao check`` reports the
+    former as a problem and stops with an error on the latter."""
+    orig = exc.orig
+    if not isinstance(orig, sqlite3.Error):
+        return False
+    return not str(getattr(orig, "sqlite_errorname", "")).startswith(_SQLITE_ENVIRONMENT)
+
+
+def sqlite_damage(exc: DBAPIError) -> bool:
+    """Whether a SQLite error says the file is damaged or not a database at all."""
+    name = str(getattr(exc.orig, "sqlite_errorname", ""))
+    return name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
+
+
+def _decode_tolerant(data: bytes) -> str:
+    return data.decode("utf-8", "surrogateescape")
+
+
+@contextmanager
+def sqlite_tolerant_text(conn: Connection) -> Iterator[None]:
+    """SQLite stores whatever bytes it is given as text; Python's sqlite3 fails on those that
+    are not UTF-8. Within the block they are read with their bad bytes as lone surrogates
+    (U+DC80..U+DCFF), which :func:`is_utf8` tells apart. No-op on other backends, whose
+    servers validate text."""
+    if backend(conn) != SQLITE:
+        yield
+        return
+    driver = conn.connection.driver_connection
+    assert isinstance(driver, sqlite3.Connection)
+    previous = driver.text_factory
+    driver.text_factory = _decode_tolerant
+    try:
+        yield
+    finally:
+        driver.text_factory = previous
+
+
+def is_utf8(value: str) -> bool:
+    """False for text read by :func:`sqlite_tolerant_text` from bytes that are not UTF-8."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+SQLITE_UTF8_FUNCTION = "yimao_is_utf8"
+
+
+def _bytes_are_utf8(data: object) -> int:
+    if not isinstance(data, bytes):
+        return 1
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return 0
+    return 1
+
+
+def sqlite_add_functions(conn: Connection) -> None:
+    """Register :data:`SQLITE_UTF8_FUNCTION` (1 if a blob's bytes are UTF-8) on ``conn``'s
+    SQLite connection; it writes nothing, so a read-only connection can have it."""
+    driver = conn.connection.driver_connection
+    assert isinstance(driver, sqlite3.Connection)
+    driver.create_function(SQLITE_UTF8_FUNCTION, 1, _bytes_are_utf8, deterministic=True)
+
+
+def is_null(name: str, column: ColumnElement[Any]) -> ColumnElement[bool]:
+    """``column IS NULL`` that holds even in a NOT NULL column: SQLite's planner reads ``x IS
+    NULL`` as false when ``x`` is declared NOT NULL, so a NULL written behind its back would
+    go unseen; ``typeof(x) = 'null'`` is evaluated row by row."""
+    if name == SQLITE:
+        return func.typeof(column) == "null"
+    return column.is_(None)
+
+
+def sqlalchemy_dialect(name: str) -> Dialect:
+    """SQLAlchemy's dialect of a backend, to compile a statement for it once."""
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    module = sqlite if name == SQLITE else postgresql
+    made: Dialect = module.dialect()
+    return made
+
+
+def sqlite_storage_class(column: ColumnElement[Any]) -> ColumnElement[str]:
+    """``typeof(column)``: null, integer, real, text or blob."""
+    return func.typeof(column)
+
+
+def sqlite_not_utf8(columns: Sequence[ColumnElement[Any]]) -> ColumnElement[bool]:
+    """True for a row where the text of one of ``columns`` is not UTF-8 (needs
+    :func:`sqlite_add_functions`).
+
+    The texts are joined with ``|`` (an ASCII byte never continues a UTF-8 sequence, so the
+    join is UTF-8 exactly when each text is) and handed to Python once per row, and only
+    when the join is not all printable ASCII: SQLite's GLOB reads any byte sequence that is
+    not printable ASCII as a character outside ``' '..'~'``.
+    """
+    texts = [case((func.typeof(c) == "text", c), else_=literal("")) for c in columns]
+    joined: ColumnElement[Any] = texts[0]
+    for more in texts[1:]:
+        joined = joined.concat(literal("|")).concat(more)
+    return and_(
+        joined.op("GLOB")(literal("*[^ -~]*")),
+        getattr(func, SQLITE_UTF8_FUNCTION)(cast(joined, LargeBinary)) == 0,
+    )
+
+
+# Readings whose created_at may not be a UTC ISO 8601 time: what yimao check reads them
+# with (a strict prefilter; Python's datetime.fromisoformat judges what it returns).
+SQLITE_CREATED_AT_SUSPECTS = """
+SELECT id, created_at FROM reading
+WHERE NOT (strftime('%Y-%m-%dT%H:%M:%S', substr(created_at, 1, 19)) = substr(created_at, 1, 19)
+           AND (substr(created_at, 20) = '+00:00'
+                OR substr(created_at, 20) GLOB '.[0-9][0-9][0-9][0-9][0-9][0-9]+00:00'))
+"""
+POSTGRESQL_CREATED_AT_SUSPECTS = r"""
+SELECT id, created_at FROM reading
+WHERE created_at !~ ('^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])'
+                     || 'T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]{6})?\+00:00$')
+"""
+
+
+def created_at_suspects(conn: Connection) -> TextClause:
+    """The readings (id, created_at) whose created_at may not be a UTC ISO 8601 time."""
+    if backend(conn) == SQLITE:
+        return text(SQLITE_CREATED_AT_SUSPECTS)
+    return text(POSTGRESQL_CREATED_AT_SUSPECTS)
 
 
 # --- bulk inserts (yimao_db.importer) -------------------------------------------------------
