@@ -37,8 +37,8 @@ from sqlalchemy import Connection, Engine, create_engine, text
 from sqlalchemy.engine import make_url
 
 from yimao_db.build import build
+from yimao_db.calendar.moment import moment_at
 from yimao_db.db import reader_engine, writer_engine
-from yimao_db.moment import moment_at
 from yimao_db.readings import chart
 from yimao_db.rules.chart import reading_keys
 

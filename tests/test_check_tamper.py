@@ -615,7 +615,7 @@ def test_each_distinct_moment_is_computed_once(
             "FROM reading r JOIN reading o ON o.id = (r.id - 1) % 6 + 1 "
             "JOIN reading_line l ON l.reading_id = o.id WHERE r.id > 6"
         )
-    from yimao_db import moment
+    from yimao_db.calendar import moment
 
     calls: list[tuple[object, ...]] = []
     real = moment.moment_at

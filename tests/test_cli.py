@@ -352,7 +352,7 @@ def _interrupt_after(monkeypatch: pytest.MonkeyPatch, module: object, name: str)
     ("module", "function"),
     [
         ("yimao_db.readings", "store"),  # the reading is inserted, not yet committed
-        ("yimao_db.layout", "render_chart"),  # stored, and its chart is being laid out
+        ("yimao_db.present.chart", "render_chart"),  # stored, and its chart is being laid out
     ],
 )
 def test_ctrl_c_during_cast_keeps_no_reading(
@@ -388,7 +388,7 @@ def test_ctrl_c_during_build_rolls_it_back(
 def test_ctrl_c_during_show(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, built_db: str
 ) -> None:
-    from yimao_db import show
+    from yimao_db.present import show
 
     _interrupt_after(monkeypatch, show, "render_show")
     assert _run(capsys, "show", "姤", "--db", built_db) == (130, "", "interrupted\n")
@@ -430,7 +430,7 @@ def test_a_real_sigint_during_build(tmp_path: Path) -> None:
 def test_an_unexpected_exception_is_one_line_exit_70(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, built_db: str
 ) -> None:
-    from yimao_db import show
+    from yimao_db.present import show
 
     def broken(*_args: object) -> str:
         raise RuntimeError("a bug\nover two lines")

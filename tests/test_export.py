@@ -18,7 +18,7 @@ from yimao_db.build import build
 from yimao_db.cli import main
 from yimao_db.db import reader_engine, writer_engine
 from yimao_db.export import READING_TABLES, csv_cell, normalise, parquet_available
-from yimao_db.importer import import_file
+from yimao_db.importing import import_file
 from yimao_db.schema import metadata
 
 

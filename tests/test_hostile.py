@@ -28,8 +28,9 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import Connection
 
-from yimao_db import casting, lookup, moment, names
+from yimao_db import casting, lookup, names
 from yimao_db.build import build
+from yimao_db.calendar import moment
 from yimao_db.cli import main, make_parser
 from yimao_db.db import reader_engine
 from yimao_db.errors import UsageError, YimaoError
@@ -675,20 +676,26 @@ SQL_WORDS = ("SELECT ", "INSERT ", "UPDATE ", "DELETE ", "FROM ", "WHERE ", "PRA
 REVIEWED = {
     ("dialect.py", "PRAGMA busy_timeout={int(busy_timeout_ms)}"): "an int from a module constant",
     ("db.py", "PRAGMA busy_timeout={BUSY_TIMEOUT_MS}"): "a module constant",
-    ("check.py", "_quoted(conn, view)"): "a view name from the database's catalogue, quoted",
+    (
+        "check/__init__.py",
+        "_quoted(conn, view)",
+    ): "a view name from the database's catalogue, quoted",
     ("dialect.py", "PRAGMA foreign_keys={"): "ON or OFF, chosen by the code",
     ("migrating.py", "CREATE VIEW {view.name} AS {view.sql}"): "a view frozen in a revision",
     ("migrating.py", "DROP VIEW {view.name}"): "a view name frozen in a revision",
     ("readings.py", "SELECT {columns} FROM {view} WHERE reading_id = :id{order}"): (
         "a view's contract columns and name, from the package; the id is bound"
     ),
-    ("docs.py", "SELECT COUNT(*) FROM {quote(name)}"): "a catalogue table name, quoted",
-    ("docs.py", "FROM {CITATION_VIEW} WHERE table_name = :name"): "a constant; name is bound",
+    ("meta.py", "SELECT COUNT(*) FROM {quote(name)}"): "a catalogue table name, quoted",
+    ("meta.py", "FROM {CITATION_VIEW} WHERE table_name = :name"): "a constant; name is bound",
     ("dialect.py", "INSERT INTO {table} ("): (
         "table and column names the importer passes: its own constants (readings.READING_COLUMNS)"
     ),
-    ("importer.py", "self._statement("): "dialect.insert_sql over the models' column names",
-    ("spool.py", "{NAME}"): (
+    (
+        "importing/__init__.py",
+        "self._statement(",
+    ): "dialect.insert_sql over the models' column names",
+    ("importing/spool.py", "{NAME}"): (
         "the spool's schema name, its columns (readings.READING_COLUMNS, LINE_COLUMNS) and"
         " row counts: module constants and ints"
     ),

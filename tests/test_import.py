@@ -3,7 +3,7 @@ to insert, Ctrl-C rolls back, the temporary spool never outlives the command.
 
 Runs on both backends (``fresh_db``). The in-process cases use :func:`yimao_db.cli.main`;
 the signal and concurrency cases run ``python -m yimao_db import`` as a real process and
-use the test hook ``YIMAO_TEST_IMPORT_PAUSE=STAGE:DIR`` (:mod:`yimao_db.importer`): the
+use the test hook ``YIMAO_TEST_IMPORT_PAUSE=STAGE:DIR`` (:mod:`yimao_db.importing`): the
 import stops at STAGE (``prepare``: after the first row is prepared, before the write
 transaction; ``insert``: after the first batch is inserted, inside it), creates
 ``DIR/paused`` and waits until ``DIR/go`` exists.
@@ -30,7 +30,7 @@ from sqlalchemy import Engine, text
 
 from yimao_db.db import reader_engine, writer_engine
 from yimao_db.errors import UsageError
-from yimao_db.importer import import_file
+from yimao_db.importing import import_file
 from yimao_db.readings import chart
 
 AT = "2026-11-30T09:15"
@@ -581,7 +581,7 @@ def test_the_spool_spills_to_a_file_without_a_name(monkeypatch: pytest.MonkeyPat
     closing the spool closes it."""
     import sqlite3
 
-    from yimao_db import spool as spool_module
+    from yimao_db.importing import spool as spool_module
 
     monkeypatch.setattr(spool_module, "CACHE_KIB", 64)
     before = open_deleted_files()
@@ -755,7 +755,7 @@ def test_a_spool_whose_connection_was_closed_closes_quietly() -> None:
     error of its own (it did: 'Cannot operate on a closed database', exit 70)."""
     import sqlite3
 
-    from yimao_db.spool import Spool
+    from yimao_db.importing.spool import Spool
 
     dbapi = sqlite3.connect(":memory:", isolation_level=None)
     spool = Spool(dbapi)

@@ -1,7 +1,7 @@
 """The moment of a reading: year and month pillars from the exact solar term (spec §12), and
 pillars given directly (:func:`yimao_db.readings.make_moment`).
 
-:func:`yimao_db.moment.moment_at` takes the year and month from the solar term in force at
+:func:`yimao_db.calendar.moment.moment_at` takes the year and month from the solar term in force at
 the instant instead of tyme4py's ``get_sixty_cycle_hour()`` (which also builds the lunar
 calendar, three times slower); these tests hold the two equal.
 """
@@ -19,12 +19,12 @@ from hypothesis import strategies as st
 from sqlalchemy import text
 from tyme4py.solar import SolarTerm, SolarTime
 
-from yimao_db import tymeoracle
-from yimao_db.civiltime import parse_at
+from yimao_db.calendar import tymeoracle
+from yimao_db.calendar.civiltime import parse_at
+from yimao_db.calendar.moment import moment_at
 from yimao_db.db import reader_engine
 from yimao_db.errors import UsageError
-from yimao_db.importer import import_file
-from yimao_db.moment import moment_at
+from yimao_db.importing import import_file
 from yimao_db.readings import make_moment
 
 BEIJING = timezone(timedelta(hours=8))

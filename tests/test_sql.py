@@ -17,10 +17,10 @@ from yimao_db import readings
 from yimao_db.db import reader_engine, resolve_url, sqlite_path, writer_engine
 from yimao_db.dialect import POSTGRESQL, SQLITE
 from yimao_db.errors import UsageError
-from yimao_db.sqlguard import SqliteAuthorizer
-from yimao_db.sqllex import lex, statements
-from yimao_db.sqlrun import check, parse_params
-from yimao_db.sqlsession import open_session
+from yimao_db.sql.guard import SqliteAuthorizer
+from yimao_db.sql.lex import lex, statements
+from yimao_db.sql.run import check, parse_params
+from yimao_db.sql.session import open_session
 
 
 @pytest.fixture
@@ -787,7 +787,7 @@ def test_json_needs_distinct_column_names(
 
 
 def test_limits_written_into_sql_match_their_constants() -> None:
-    from yimao_db import sqlsession
+    from yimao_db.sql import session as sqlsession
 
     assert f"hard_heap_limit = {sqlsession.SQLITE_HEAP_LIMIT}" in sqlsession._SQLITE_SETUP[1]
     assert f"> {sqlsession.PG_MAX_ROW} " in sqlsession._PG_ROWS_TAIL

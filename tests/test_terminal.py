@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from helpers import copy_db, run
 
-from yimao_db.output import render, terminal_text
+from yimao_db.present.table import render, terminal_text
 
 PILLARS = "甲辰,丙寅,戊戌,庚申"
 HOSTILE = (

@@ -22,12 +22,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from yimao_db.errors import DatabaseError, UsageError, YimaoError
-from yimao_db.output import terminal_text
+from yimao_db.present.table import terminal_text
 
 Handler = Callable[[argparse.Namespace], int]
 
 # yimao_db.commands.<name>, in the order they are listed by --help
-COMMAND_MODULES = ("core", "readings", "check", "docs", "data")
+COMMAND_MODULES = ("core", "readings", "check", "schema", "data")
 
 INTERRUPTED = 130  # 128 + SIGINT, as a shell reports it
 INTERNAL_ERROR = 70  # EX_SOFTWARE (sysexits.h)
@@ -143,7 +143,7 @@ def _documented(exc: Exception, db: str | None) -> tuple[str, int] | None:
         return _error(f"database: {reason.strip()}"), DatabaseError.exit_code
     if isinstance(exc, ArgumentError | NoSuchModuleError):
         return _error(f"database URL: {exc}"), UsageError.exit_code
-    if isinstance(exc, ModuleNotFoundError):
+    if isinstance(exc, ModuleNotFoundError) and not (exc.name or "").startswith("yimao_db"):
         return (
             _error(
                 f"the database driver {exc.name!r} is not installed "

@@ -5,7 +5,7 @@ The schema, the views and the queries of yimao-db are portable SQL. What is not 
 * connection set-up: SQLite pragmas and ``BEGIN``/``BEGIN IMMEDIATE``; PostgreSQL reader
   transactions (read-only, repeatable read: one snapshot for every statement of a read);
 * (the read-only query runner, ``yimao sql``, keeps its own per-backend rules in
-  :mod:`yimao_db.sqllex`, :mod:`yimao_db.sqlguard` and :mod:`yimao_db.sqlsession`);
+  :mod:`yimao_db.sql.lex`, :mod:`yimao_db.sql.guard` and :mod:`yimao_db.sql.session`);
 * the sort order of exports (:mod:`yimao_db.export`): byte order of UTF-8 text on both
   (SQLite ``BINARY`` = PostgreSQL ``COLLATE "C"``) and NULLs first;
 * what ``yimao check`` must look at itself on SQLite (:mod:`yimao_db.check`): the file's
@@ -373,7 +373,7 @@ def created_at_suspects(conn: Connection) -> TextClause:
     return text(POSTGRESQL_CREATED_AT_SUSPECTS)
 
 
-# --- bulk inserts (yimao_db.importer) -------------------------------------------------------
+# --- bulk inserts (yimao_db.importing) -------------------------------------------------------
 
 
 def insert_sql(conn: Connection, table: str, columns: Sequence[str], rows: int = 1) -> str:

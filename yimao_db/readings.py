@@ -17,10 +17,10 @@ from sqlalchemy import Connection, Engine, insert, text
 from sqlalchemy.engine import URL
 
 from yimao_db import casting, dialect
-from yimao_db.civiltime import DEFAULT_TZ, parse_at
+from yimao_db.calendar.civiltime import DEFAULT_TZ, parse_at
+from yimao_db.calendar.moment import Moment, moment_from_pillars, moment_of, parse_pillars
 from yimao_db.db import driver_error, reader_engine, writer_engine
 from yimao_db.errors import UsageError
-from yimao_db.moment import Moment, moment_from_pillars, moment_of, parse_pillars
 from yimao_db.rules.chart import reading_keys
 from yimao_db.schema.readings import KEY_COLUMNS, MAX_ID, reading, reading_line
 from yimao_db.views import views

@@ -9,8 +9,8 @@ from yimao_db.commands import SubParsers, db_option, format_options, out
 
 
 def cmd_sql(args: argparse.Namespace) -> int:
-    from yimao_db import output
-    from yimao_db.sqlrun import parse_params, parse_timeout, query
+    from yimao_db.present import table as output
+    from yimao_db.sql.run import parse_params, parse_timeout, query
 
     params = parse_params(args.param or ())
     timeout = parse_timeout(args.timeout)

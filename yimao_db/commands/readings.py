@@ -23,7 +23,7 @@ def built_writer(db: str | None) -> Engine:
 
 def chart_text(reading_id: int, args: argparse.Namespace, db: Engine | Connection) -> str:
     """A stored reading's chart as printed: JSON with ``--json``, else the layout."""
-    from yimao_db.layout import render_chart
+    from yimao_db.present.chart import render_chart
     from yimao_db.readings import chart
 
     result = chart(reading_id, db)
@@ -48,7 +48,7 @@ def cmd_cast(args: argparse.Namespace) -> int:
 
 def note_assumed_time(at: str | None, tz: str | None) -> None:
     """After a successful cast: one ``note:`` line on stderr if ``--at`` was only a date."""
-    from yimao_db.civiltime import DEFAULT_TZ, parse_at
+    from yimao_db.calendar.civiltime import DEFAULT_TZ, parse_at
 
     if at is not None:
         note = parse_at(at, tz or DEFAULT_TZ).note
@@ -132,7 +132,7 @@ def cmd_reading(args: argparse.Namespace) -> int:
 
 
 def cmd_readings(args: argparse.Namespace) -> int:
-    from yimao_db.output import render
+    from yimao_db.present.table import render
     from yimao_db.readings import recent
 
     columns, rows = recent(args.limit, args.db)
@@ -173,7 +173,7 @@ class Meter:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from yimao_db.importer import import_file
+    from yimao_db.importing import import_file
 
     began = time.perf_counter()
     meter = Meter() if sys.stderr.isatty() else None

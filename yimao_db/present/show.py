@@ -16,7 +16,7 @@ from sqlalchemy import Connection, Table, and_, or_, select, text
 from yimao_db import lookup
 from yimao_db.errors import UsageError
 from yimao_db.names import VOCABULARIES
-from yimao_db.output import pad, render, terminal_layout
+from yimao_db.present.table import pad, render, terminal_layout
 from yimao_db.schema import metadata
 from yimao_db.vocab import YANG_BAR, YIN_BAR
 

@@ -9,13 +9,13 @@ computed from it. Each reading is checked for:
 * **the cast**: ``cast_input`` read again as its ``method`` says gives the stored lines
   (values; coins too for ``coins``); a ``random`` cast has no input;
 * **the moment**, for a reading cast at a date-time: the calendar
-  (:func:`yimao_db.moment.moment_at`) run again on ``cast_at``, ``tz`` and ``early_rat``
+  (:func:`yimao_db.calendar.moment.moment_at`) run again on ``cast_at``, ``tz`` and ``early_rat``
   gives the stored ``cast_at`` (its canonical form: civil time of ``tz`` with its offset),
   year, month and hour pillars, month branch, day pillar, solar term and half-year; each
   column that differs is one problem. A ``cast_at`` that no longer parses or an unknown
   ``tz`` is a problem too;
 * **the moment**, for a reading given as pillars: what the pillars alone tell
-  (:func:`yimao_db.moment.moment_from_pillars`): each is one of the sixty, the month
+  (:func:`yimao_db.calendar.moment.moment_from_pillars`): each is one of the sixty, the month
   pillar's branch is the month branch, its stem fits the year stem (五虎遁), the hour stem
   fits the day stem (五子遁); and no solar term, half-year or early rat (only a date-time
   has them);
@@ -53,9 +53,10 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy import Connection, bindparam, inspect, text
 
-from yimao_db import casting, dialect, moment
+from yimao_db import casting, dialect
+from yimao_db.calendar import moment
+from yimao_db.check.problems import Capped, CheckReport, Progress, format_key
 from yimao_db.errors import UsageError
-from yimao_db.problems import Capped, CheckReport, Progress, format_key
 from yimao_db.rules import chart as chart_rules
 from yimao_db.rules.chart import reading_keys
 from yimao_db.rules.ganzhi import ganzhi

@@ -29,7 +29,7 @@ call is checked against the database's own view of it, not against the text:
   (PostgreSQL does not check what a STABLE function calls). The plan is not read: EXPLAIN
   VERBOSE leaves out the calls of VALUES lists and LIMIT, and prints every constant the
   planner folds (``repeat('x', 1e8)``: a plan of 100 MB). Under these checks, the
-  transaction is READ ONLY and always rolled back (:mod:`yimao_db.sqlsession`).
+  transaction is READ ONLY and always rolled back (:mod:`yimao_db.sql.session`).
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
 """The chart laid out as practitioners write it: header, then six rows from line 6 down.
 
 The question is stored verbatim; here it (like every other stored text) is printed through
-:func:`yimao_db.output.terminal_layout`, so control characters show as escapes."""
+:func:`yimao_db.present.table.terminal_layout`, so control characters show as escapes."""
 
 from __future__ import annotations
 
-from yimao_db.output import pad, terminal_layout
+from yimao_db.present.table import pad, terminal_layout
 from yimao_db.readings import Chart, ChartLine
 from yimao_db.vocab import MOVING_MARKS, YANG_BAR, YIN_BAR
 

@@ -15,14 +15,14 @@ It checks, in order:
    table) the schema matches the models (alembic autogenerate finds no difference), on
    SQLite every table, index, view and trigger has the SQL the migrations give it, and
    every view answers;
-3. every cell against its column (:mod:`yimao_db.check_cells`): every CHECK constraint and
+3. every cell against its column (:mod:`yimao_db.check.cells`): every CHECK constraint and
    NOT NULL of the models evaluated explicitly (SQLite skips them on a read-only
    connection), and on SQLite the storage class, VARCHAR(n) lengths and UTF-8;
 4. every seeded table equals a fresh recomputation from the rules
    (:func:`yimao_db.seeding.compute_tables`), row by row by primary key: missing rows, extra
    rows and differing cells, each named by table, key and column;
 5. every SQL invariant of :mod:`yimao_db.invariants` returns no rows;
-6. every reading against its own inputs (:mod:`yimao_db.check_readings`): six lines, the
+6. every reading against its own inputs (:mod:`yimao_db.check.readings`): six lines, the
    cast input read again, the moment recomputed by the calendar column by column (or, for
    pillars, the pillars fitting each other), and its chart.
 
@@ -68,10 +68,10 @@ from yimao_db.build import (
     no_revision_but_tables,
     unknown_revision,
 )
-from yimao_db.check_cells import check_cells
-from yimao_db.check_readings import check_charts, check_readings
+from yimao_db.check.cells import check_cells
+from yimao_db.check.problems import MAX_PER_TABLE, CheckReport, Problem, Progress, format_key
+from yimao_db.check.readings import check_charts, check_readings
 from yimao_db.db import reader_engine
-from yimao_db.problems import MAX_PER_TABLE, CheckReport, Problem, Progress, format_key
 from yimao_db.schema import metadata
 
 

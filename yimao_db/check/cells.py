@@ -29,7 +29,7 @@ table is read once with one query that selects, by primary key, the rows breakin
 
 A table the database has without every column of the models (an older revision) is left
 to the revision and schema checks. Each finding names the table, the row's primary key and
-the constraint or column; at most :data:`~yimao_db.problems.MAX_PER_TABLE` are listed per
+the constraint or column; at most :data:`~yimao_db.check.problems.MAX_PER_TABLE` are listed per
 table and constraint, the rest counted.
 """
 
@@ -59,8 +59,8 @@ from sqlalchemy import (
 from sqlalchemy.sql.elements import ColumnElement, Grouping
 
 from yimao_db import dialect
-from yimao_db.check_readings import COMPARED
-from yimao_db.problems import Capped, CheckReport, format_key
+from yimao_db.check.problems import Capped, CheckReport, format_key
+from yimao_db.check.readings import COMPARED
 from yimao_db.schema import metadata
 
 # A storage class as a value of that class is called in a sentence.
@@ -156,7 +156,7 @@ def utf8_rule(table: Table) -> Rule | None:
     text is not all ASCII. Left out, as checked otherwise: columns with a foreign key (the
     foreign key check holds them to a key of a checked table), columns whose CHECK holds
     them to a list of values, and the reading columns that the readings check compares
-    value by value (:data:`yimao_db.check_readings.COMPARED`)."""
+    value by value (:data:`yimao_db.check.readings.COMPARED`)."""
     listed = {
         m.group(1)
         for c in table.constraints

@@ -2,10 +2,10 @@
 
 Two passes, so that the write lock is held only to insert:
 
-1. **prepare** — the file is streamed (:mod:`yimao_db.import_files`); every row is validated
+1. **prepare** — the file is streamed (:mod:`yimao_db.importing.files`); every row is validated
    as a cast would be (:func:`yimao_db.readings.prepare`: the cast form, the moment, the
    question), turned into its rows (:func:`yimao_db.readings.reading_rows`, the same function
-   ``cast`` uses) and written to the spool (:mod:`yimao_db.spool`, a temporary SQLite
+   ``cast`` uses) and written to the spool (:mod:`yimao_db.importing.spool`, a temporary SQLite
    database with no name in the file system). Hexagram names resolve through ``name_alias``
    read once (:class:`yimao_db.lookup.HexagramNames`) on a read-only connection. Nothing in
    the database is locked; a bad row stops the import here.
@@ -40,9 +40,11 @@ from typing import Any
 from sqlalchemy import Connection, Engine
 from sqlalchemy.engine import URL
 
-from yimao_db import dialect, import_files
+from yimao_db import dialect
 from yimao_db.db import reader_engine, resolve_url, writer_engine
 from yimao_db.errors import UsageError
+from yimao_db.importing import files as import_files
+from yimao_db.importing.spool import Spool
 from yimao_db.lookup import HexagramNames
 from yimao_db.readings import (
     LINE_COLUMNS,
@@ -54,7 +56,6 @@ from yimao_db.readings import (
     stored_at,
 )
 from yimao_db.schema.readings import MAX_ID
-from yimao_db.spool import Spool
 
 PAUSE_ENV = "YIMAO_TEST_IMPORT_PAUSE"
 BATCH = 2000  # readings inserted at a time

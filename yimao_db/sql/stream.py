@@ -32,9 +32,9 @@ from sqlalchemy.engine import URL
 from yimao_db.db import mark_if_damage
 from yimao_db.errors import DatabaseError, UsageError, YimaoError
 from yimao_db.export import normalise
-from yimao_db.sqlguard import function_refused, write_refused
-from yimao_db.sqllex import Statement
-from yimao_db.sqlsession import (
+from yimao_db.sql.guard import function_refused, write_refused
+from yimao_db.sql.lex import Statement
+from yimao_db.sql.session import (
     PG_MAX_ROW,
     PG_TOO_BIG,
     SQLITE_HEAP_LIMIT,

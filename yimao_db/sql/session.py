@@ -5,7 +5,7 @@ Each ``yimao sql`` opens its own connection (never a pooled one) and closes it a
 SQLite (the file opened ``mode=ro`` with ``PRAGMA query_only`` by
 :func:`yimao_db.db.reader_engine`):
 
-* the authorizer of :mod:`yimao_db.sqlguard` (reads, reporting pragmas, computing functions);
+* the authorizer of :mod:`yimao_db.sql.guard` (reads, reporting pragmas, computing functions);
 * one ``BEGIN`` … ``ROLLBACK`` transaction, so every row comes from one snapshot;
 * a value (string, blob, row) may hold at most :data:`SQLITE_MAX_VALUE` bytes
   (``SQLITE_LIMIT_LENGTH``): ``zeroblob(1e9)`` or a runaway ``group_concat`` fails at once;
@@ -21,10 +21,10 @@ PostgreSQL (psycopg, whatever driver the URL names):
   transaction-level advisory locks, and a rollback undoes all three;
 * ``SET LOCAL`` through ``set_config(…, true)``: ``statement_timeout`` (the server stops a
   statement at the limit even if yimao is killed), ``standard_conforming_strings = on``
-  (backslashes in '…' are text, as :mod:`yimao_db.sqllex` reads them) and, from
+  (backslashes in '…' are text, as :mod:`yimao_db.sql.lex` reads them) and, from
   PostgreSQL 14, ``client_connection_check_interval`` (the server notices within a second
   that yimao is gone);
-* the function checks of :mod:`yimao_db.sqlguard`, on the text and on the definitions of
+* the function checks of :mod:`yimao_db.sql.guard`, on the text and on the definitions of
   the views it may read, before the statement runs;
 * rows come through a server-side cursor (``DECLARE`` … ``FETCH``), a batch at a time,
   over the statement as a sub-query whose rows the server measures: one larger than
@@ -48,10 +48,11 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.engine import URL
 
-from yimao_db import sqlguard, sqllex
 from yimao_db.db import reader_engine
 from yimao_db.dialect import POSTGRESQL
 from yimao_db.errors import DatabaseError
+from yimao_db.sql import guard as sqlguard
+from yimao_db.sql import lex as sqllex
 
 APPLICATION_NAME = "yimao sql"
 SQLITE_MAX_VALUE = 16 * 2**20  # bytes in one string, blob or row

@@ -1,6 +1,6 @@
 """Documentation inside the database: every table, view and column described.
 
-The rows are built by :mod:`yimao_db.docs` (tables from the models' docstrings and column
+The rows are built by :mod:`yimao_db.meta` (tables from the models' docstrings and column
 comments, views from a hand-written dictionary) and seeded by ``seed/s95_docs.py``; SQLite
 drops comments, so these tables are where its users find them. ``yimao schema`` prints them,
 ``docs/schema.md`` and ``yimao export-metadata`` are generated from them.

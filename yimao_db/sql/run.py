@@ -2,18 +2,18 @@
 
 Guards, each enough on its own for the common cases and together for the rest:
 
-1. the text is lexed (:mod:`yimao_db.sqllex`): exactly one statement, and its first keyword
+1. the text is lexed (:mod:`yimao_db.sql.lex`): exactly one statement, and its first keyword
    must be a reading one (SELECT, WITH, VALUES, EXPLAIN; SQLite: PRAGMA that only reports;
    PostgreSQL: TABLE, SHOW) — anything else is refused before the database is touched;
-2. the connection cannot write (:mod:`yimao_db.sqlsession`): SQLite opens the file
+2. the connection cannot write (:mod:`yimao_db.sql.session`): SQLite opens the file
    ``mode=ro`` with ``PRAGMA query_only`` and an authorizer that denies every write at
    prepare time; PostgreSQL runs a ``READ ONLY`` transaction that is always rolled back,
    and the statement goes through the extended protocol, so a second statement hidden from
    the lexer is refused by the server;
-3. functions with effects beyond the query are refused (:mod:`yimao_db.sqlguard`);
+3. functions with effects beyond the query are refused (:mod:`yimao_db.sql.guard`);
 4. a write the database refuses anyway is reported as refused, not as an internal error.
 
-Limits (``--timeout``, memory, Ctrl-C) and the streaming of rows: :mod:`yimao_db.sqlstream`.
+Limits (``--timeout``, memory, Ctrl-C) and the streaming of rows: :mod:`yimao_db.sql.stream`.
 
 Parameters are ``:name`` placeholders bound by the driver (``-p name=value``), never
 formatted into the text; the lexer finds them, so ``':x'`` in a string is not one. Values
@@ -32,9 +32,9 @@ from sqlalchemy.engine import URL
 
 from yimao_db.db import resolve_url
 from yimao_db.errors import UsageError
-from yimao_db.sqlguard import READ_KEYWORDS, WRITE_KEYWORDS, QueryRefused, sqlite_pragma_is_read
-from yimao_db.sqllex import IDENT, Statement, first_keyword, lex, main_keyword, statements
-from yimao_db.sqlstream import QueryResult, QueryTimedOut, QueryTooBig, stream
+from yimao_db.sql.guard import READ_KEYWORDS, WRITE_KEYWORDS, QueryRefused, sqlite_pragma_is_read
+from yimao_db.sql.lex import IDENT, Statement, first_keyword, lex, main_keyword, statements
+from yimao_db.sql.stream import QueryResult, QueryTimedOut, QueryTooBig, stream
 
 __all__ = [
     "QueryRefused",
