@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-MODULES = ("sources", "core", "rules", "symbols", "readings", "docs")
+MODULES = ("sources", "core", "rules", "symbols", "signs", "readings", "docs")
 
 
 def __getattr__(name: str) -> Any:
