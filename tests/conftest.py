@@ -142,6 +142,21 @@ def built_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield path
 
 
+@pytest.fixture(scope="module")
+def module_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A freshly built database of the chosen backend for one test module, which may write
+    to it (cast readings) in a fixture before its tests read it."""
+    if BACKEND == "postgresql":
+        url = _fresh_pg_database()
+        build(url)
+        yield url.render_as_string(hide_password=False)
+        _drop_pg_database(url)
+    else:
+        path = str(tmp_path_factory.mktemp("module") / "yimao.db")
+        build(path)
+        yield path
+
+
 @pytest.fixture
 def sqlite_built_db(tmp_path: Path) -> str:
     """A freshly built SQLite file, whatever the backend under test."""

@@ -29,6 +29,7 @@ from sqlalchemy import inspect as sa_inspect
 from yimao_db.facts import read_tsv
 from yimao_db.schema import metadata as schema_metadata
 from yimao_db.schema.docs import SECTIONS
+from yimao_db.sign_docs import signs_md_path, with_catalogue
 from yimao_db.views import contract, views
 
 Row = dict[str, Any]
@@ -466,7 +467,8 @@ def readings_md_path() -> Path:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m yimao_db.docs [PATH]``: write ``docs/schema.md`` (or PATH), and bring the
-    generated column tables of ``docs/readings.md`` up to date."""
+    generated column tables of ``docs/readings.md`` and the catalogue of ``docs/signs.md``
+    up to date."""
     args = list(sys.argv[1:] if argv is None else argv)
     target = Path(args[0]) if args else default_markdown_path()
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -478,6 +480,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             with_view_columns(readings.read_text(encoding="utf-8")), encoding="utf-8"
         )
         sys.stdout.write(f"updated the view columns of {readings}\n")
+    signs = signs_md_path(default_markdown_path())
+    if not args and signs.exists():
+        signs.write_text(with_catalogue(signs.read_text(encoding="utf-8")), encoding="utf-8")
+        sys.stdout.write(f"updated the catalogue of {signs}\n")
     return 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from yimao_db.output import pad
 from yimao_db.readings import Chart, ChartLine
+from yimao_db.sign_block import render_signs
 from yimao_db.vocab import MOVING_MARKS, YANG_BAR, YIN_BAR
 
 LINE = {True: YANG_BAR, False: YIN_BAR}
@@ -42,6 +43,8 @@ def render_chart(chart: Chart) -> str:
     out = [f"Reading {chart.reading_id} · {when}"]
     if chart.question:
         out.append(f"Question: {chart.question}")
+    if chart.matter:
+        out.append(f"Matter: {chart.matter}")
     out += [
         f"{pillars} · 旬空 {chart.void_branches} · 月建 {chart.month_branch}",
         f"{title} · {chart.palace}宮 {chart.generation_name}"
@@ -65,4 +68,5 @@ def render_chart(chart: Chart) -> str:
         if h:
             row += f"   伏 {h.relative} {h.ganzhi}{h.element}"
         out.append(row.rstrip())
+    out += render_signs(chart.signs)
     return "\n".join(out) + "\n"

@@ -28,13 +28,27 @@ KIND_NAMES = {
     "generation": "generation 世",
     "stage": "stage 長生十二宮",
     "strength": "strength 旺相休囚死",
+    "matter": "matter asked about",
 }
 
 NAME_FORMS = (
     "or the name of an element, stem, branch, trigram, palace, relative, spirit, general, "
-    "star, mansion, 納音, generation, stage or strength (青龍, 青龙, 元武, 子, 角, 官鬼), in "
-    "traditional or simplified characters, a seed variant, pinyin (tones optional) or English"
+    "star, mansion, 納音, generation, stage, strength or matter (青龍, 青龙, 元武, 子, 角, 官鬼, "
+    "office), in traditional or simplified characters, a seed variant, pinyin (tones "
+    "optional) or English"
 )
+MATTER_FORMS = (
+    "a matter: office 功名, wealth 財利, lawsuit 獄訟 or worry 憂患 (traditional or simplified "
+    "characters, pinyin or English)"
+)
+
+
+def matter(conn: Connection, typed: str) -> str:
+    """The canonical matter (功名 財利 獄訟 憂患) ``typed`` names; UsageError if none."""
+    found = resolve(conn, "matter", typed)
+    if found is None:
+        raise UsageError(f"unknown matter {typed!r}: expected {MATTER_FORMS}")
+    return found
 
 
 def resolve(conn: Connection, kind: str, typed: str) -> str | None:

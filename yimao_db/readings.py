@@ -1,8 +1,8 @@
 """Readings: cast six lines at a moment, store only the inputs, read the chart from the views.
 
 :func:`cast` validates everything first and then writes one reading in one transaction, so
-bad input writes nothing. :func:`chart` reads ``v_reading``, ``v_reading_line`` and
-``v_reading_hidden``; no derived value is computed in Python.
+bad input writes nothing. :func:`chart` reads ``v_reading``, ``v_reading_line``,
+``v_reading_hidden`` and ``v_reading_sign``; no derived value is computed in Python.
 """
 
 from __future__ import annotations
@@ -20,12 +20,13 @@ from typing import Any
 from sqlalchemy import Connection, Engine, insert, text
 from sqlalchemy.engine import URL
 
-from yimao_db import casting
+from yimao_db import casting, lookup
 from yimao_db.civiltime import DEFAULT_TZ, parse_at
 from yimao_db.db import reader_engine, writer_engine
 from yimao_db.errors import UsageError
 from yimao_db.moment import Moment, moment_from_pillars, moment_of, parse_pillars
 from yimao_db.rules.chart import reading_keys
+from yimao_db.rules.signs import SIGNS
 from yimao_db.schema.readings import MAX_ID, reading, reading_line
 from yimao_db.vocab import NAJIA_VARIANTS
 
@@ -65,6 +66,16 @@ class ChartLine:
     transform: str | None
     ganzhi: str
     changed_ganzhi: str | None
+    day_on: int
+    day_generates: int
+    day_helps: int
+    day_controls: int
+    day_combines: int
+    month_on: int
+    month_generates: int
+    month_helps: int
+    month_controls: int
+    month_combines: int
 
 
 @dataclass(frozen=True)
@@ -83,6 +94,30 @@ class HiddenLine:
     stem: str
     branch: str
     over_relative: str
+    is_day_clash: int
+    day_on: int
+    day_generates: int
+    day_helps: int
+    day_controls: int
+    day_combines: int
+    month_on: int
+    month_generates: int
+    month_helps: int
+    month_controls: int
+    month_combines: int
+
+
+@dataclass(frozen=True)
+class ChartSign:
+    """A row of v_reading_sign (without reading_id): a judgment that fires for the reading."""
+
+    sign: str
+    position: int | None
+    subject: str
+    polarity: str
+    weight: int
+    passage: str | None
+    basis: str
 
 
 @dataclass(frozen=True)
@@ -123,19 +158,37 @@ class Chart:
     changed_bits: str | None
     primary_short_name: str
     changed_short_name: str | None
+    year_relative: str | None
+    month_relative: str
+    day_relative: str
+    hour_relative: str | None
+    matter: str | None
     lines: tuple[ChartLine, ...]
     hidden: tuple[HiddenLine, ...]
+    signs: tuple[ChartSign, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
-        """The chart as JSON-ready data: lines and hidden spirits as lists of dicts."""
+        """The chart as JSON-ready data: lines, hidden spirits and signs as lists of dicts."""
         data = asdict(self)
-        data["lines"] = list(data["lines"])
-        data["hidden"] = list(data["hidden"])
+        for part in PARTS:
+            data[part] = list(data[part])
         return data
 
 
+PARTS = ("lines", "hidden", "signs")  # the fields of Chart read from other views
+
+
+def sign_order(row: Any) -> tuple[int, int, int]:
+    """Weightier signs first, then by line (the whole reading before line 1), then in the
+    order of the catalogue (the same on every backend, whatever its collation)."""
+    return (-row["weight"], row["position"] or 0, CATALOGUE[row["sign"]])
+
+
+CATALOGUE = {s.name: i for i, s in enumerate(SIGNS)}
+
+
 def _pick(cls: type[Any], row: Any) -> dict[str, Any]:
-    return {f.name: row[f.name] for f in fields(cls) if f.name not in ("lines", "hidden")}
+    return {f.name: row[f.name] for f in fields(cls) if f.name not in PARTS}
 
 
 def read_chart(conn: Connection, reading_id: int) -> Chart:
@@ -154,10 +207,17 @@ def read_chart(conn: Connection, reading_id: int) -> Chart:
         text("SELECT * FROM v_reading_hidden WHERE reading_id = :id ORDER BY position"),
         {"id": reading_id},
     ).mappings()
+    signs = sorted(
+        conn.execute(
+            text("SELECT * FROM v_reading_sign WHERE reading_id = :id"), {"id": reading_id}
+        ).mappings(),
+        key=sign_order,
+    )
     return Chart(
         **_pick(Chart, head),
         lines=tuple(ChartLine(**_pick(ChartLine, r)) for r in lines),
         hidden=tuple(HiddenLine(**_pick(HiddenLine, r)) for r in hidden),
+        signs=tuple(ChartSign(**_pick(ChartSign, r)) for r in signs),
     )
 
 
@@ -169,6 +229,7 @@ class CastRequest:
     moment: Moment
     question: str | None
     najia_variant: str
+    matter: str | None = None  # canonical: 功名 財利 獄訟 憂患
 
 
 def make_moment(
@@ -234,6 +295,15 @@ def check_question(question: str | None) -> str | None:
     return question
 
 
+def check_matter(matter: Any) -> str:
+    """The matter as typed, refused if it is not text (an import row may hold a number)."""
+    if not isinstance(matter, str):
+        raise UsageError(
+            f"the matter must be text, got {type(matter).__name__}: expected {lookup.MATTER_FORMS}"
+        )
+    return matter
+
+
 def prepare(
     conn: Connection,
     lines: str | None = None,
@@ -244,6 +314,7 @@ def prepare(
     moment: Moment,
     question: str | None = None,
     najia: str = "fixed",
+    matter: str | None = None,
 ) -> CastRequest:
     """Validate a cast (names resolve through ``conn``); raises UsageError, writes nothing."""
     forms = sum(1 for x in (lines, coins, random) if x)
@@ -256,6 +327,7 @@ def prepare(
             "the seasonal najia needs the half-year, which only a date-time gives (--at)"
         )
     question = check_question(question)
+    matter_name = None if matter is None else lookup.matter(conn, check_matter(matter))
     if random:
         if moving:
             raise UsageError("moving lines go with a hexagram name, not with --random")
@@ -266,7 +338,7 @@ def prepare(
         cast_ = casting.from_coins(coins)
     else:
         cast_ = casting.parse(conn, str(lines), moving)
-    return CastRequest(cast_, moment, question, najia)
+    return CastRequest(cast_, moment, question, najia, matter_name)
 
 
 def reading_row(request: CastRequest) -> dict[str, Any]:
@@ -294,6 +366,7 @@ def reading_row(request: CastRequest) -> dict[str, Any]:
         "changed_kw": keys.changed_kw,
         "moving_mask": keys.moving_mask,
         "najia_half": keys.najia_half,
+        "matter": request.matter,
     }
 
 
@@ -349,9 +422,13 @@ def cast(
     early_rat: bool = False,
     najia: str = "fixed",
     question: str | None = None,
+    matter: str | None = None,
     db: str | URL | Engine | None = None,
 ) -> int:
-    """Cast and store a reading; returns its id. Bad input raises UsageError, writes nothing."""
+    """Cast and store a reading; returns its id. Bad input raises UsageError, writes nothing.
+
+    ``matter`` is the kind of matter asked about (§9.5: office, wealth, lawsuit or worry, in
+    any spelling ``name_alias`` accepts); its signs join the chart."""
     moment = make_moment(
         at=at,
         tz=tz,
@@ -372,6 +449,7 @@ def cast(
             moment=moment,
             question=question,
             najia=najia,
+            matter=matter,
         )
         return store(conn, request)
 
@@ -397,7 +475,7 @@ def recent(limit: int = 20, db: str | URL | Engine | None = None) -> tuple[list[
         return list(result.keys()), [tuple(r) for r in result]
 
 
-IMPORT_COLUMNS = ("lines", "at", "tz", "question")
+IMPORT_COLUMNS = ("lines", "at", "tz", "question", "matter")
 JSON_SUFFIXES = (".jsonl", ".ndjson", ".json")
 
 
@@ -481,8 +559,13 @@ def _prepare_row(conn: Connection, row: dict[str, Any], notes: list[str]) -> Cas
     lines = _cast_text(row.get("lines"))
     moment = make_moment(at=_text(row.get("at")), tz=_text(row.get("tz")), notes=notes)
     question = row.get("question")
+    matter = row.get("matter")
     return prepare(
-        conn, lines, moment=moment, question=None if question in (None, "") else question
+        conn,
+        lines,
+        moment=moment,
+        question=None if question in (None, "") else question,
+        matter=None if matter in (None, "") else matter,
     )
 
 
@@ -492,10 +575,11 @@ def import_file(
     """Store every reading of a CSV or JSON Lines file in one transaction; returns the ids.
 
     Columns ``lines`` (any cast form; coins as ``2,1,3,0,2,2``), ``at`` (ISO date-time,
-    default now), ``tz`` (default Asia/Shanghai) and ``question``; other columns are
-    ignored. Every row is validated before anything is stored: a bad row is reported by
-    its number (``row 3``; the CSV header is not counted) and nothing is written. What was
-    assumed about a row's date-time is appended to ``notes`` (``row 1: no time given; …``).
+    default now), ``tz`` (default Asia/Shanghai), ``question`` and ``matter`` (office,
+    wealth, lawsuit or worry, any spelling); other columns are ignored. Every row is
+    validated before anything is stored: a bad row is reported by its number (``row 3``;
+    the CSV header is not counted) and nothing is written. What was assumed about a row's
+    date-time is appended to ``notes`` (``row 1: no time given; …``).
     """
     rows = _import_rows(Path(path))
     if not rows:

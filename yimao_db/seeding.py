@@ -88,7 +88,9 @@ def _referenced() -> set[str]:
 def sync(conn: Connection, tables: Tables) -> SyncReport:
     """Make the database's seeded tables equal ``tables``, touching only what differs.
 
-    Rows are inserted and updated parents first and deleted children last, so that no
+    Only the columns the rows give are read and written (a database at an older revision
+    is seeded with rows cut down to its columns). Rows are inserted and updated parents
+    first and deleted children last, so that no
     foreign key is ever left dangling; the stale rows of a table no foreign key points to
     are deleted before its other rows change, so that a row moving into the unique value a
     stale row holds (``meta_column.ordinal`` when a column is dropped) does not collide.
@@ -99,7 +101,10 @@ def sync(conn: Connection, tables: Tables) -> SyncReport:
     stale: dict[str, list[tuple[Any, ...]]] = {}
     for table in ordered:
         wanted = {_key(table, r): r for r in tables[table.name]}
-        current = {_key(table, dict(r)): dict(r) for r in conn.execute(select(table)).mappings()}
+        columns = [c for c in table.columns if not wanted or c.name in next(iter(wanted.values()))]
+        current = {
+            _key(table, dict(r)): dict(r) for r in conn.execute(select(*columns)).mappings()
+        }
         gone = sorted(current.keys() - wanted.keys())
         early = table.name not in referenced
         if early:

@@ -8,8 +8,9 @@ the symbol tables matter, spirit_nature, spirit_layer, coin_face and cast_method
 Changed tables: line_aspect is keyed by the moving values 9 and 6 (it was keyed by yang and
 applied to still lines too); spirit_attribute loses nature, which moves to spirit_nature with
 a basis for each spirit; matter_preference.matter refers to matter and item_kind admits
-shensha; source_passage gains coverage and note; reading gains matter. The four matters
-are written here because matter_preference refers to them before the seed runs.
+shensha; source_passage gains coverage and note; reading gains matter. The rows of
+line_aspect and matter_preference are dropped here and written again by the seed, in the
+same transaction when ``yimao build`` runs both.
 
 Views: v_reading, v_reading_line and v_reading_hidden gain columns; v_reading_nuclear and
 v_reading_sign are new; v_reading_cast and v_passage_citation are created again unchanged
@@ -179,10 +180,12 @@ WHERE nl.king_wen = hp.nuclear_king_wen
         """
 SELECT x.reading_id, x.sign, x.position, s.subject, s.polarity, s.weight, s.passage, s.basis
 FROM (
+  -- the primary hexagram as a whole
   SELECT r.id AS reading_id, hs.sign, CAST(NULL AS INTEGER) AS position
   FROM reading r
   JOIN hexagram_sign hs ON hs.king_wen = r.primary_kw
   UNION ALL
+  -- a line in one of its places: its value, void, 月破, 日衝
   SELECT r.id, ls.sign, lp.position
   FROM reading r
   JOIN line_place lp ON lp.king_wen = r.primary_kw
@@ -193,6 +196,7 @@ FROM (
   JOIN line_sign ls ON ls.place = lp.place AND ls.value = rl.value AND ls.is_void = bd.is_void
     AND ls.is_month_break = bm.is_month_break AND ls.is_day_clash = bd.is_day_clash
   UNION ALL
+  -- a line in one of its places: how the day and month bear on it
   SELECT r.id, bs.sign, lp.position
   FROM reading r
   JOIN ganzhi d ON d.name = r.day_gz
@@ -207,6 +211,7 @@ FROM (
     AND bs.day_relation = db.relation AND bs.strength = bm.strength
     AND bs.day_combines = db.combines AND bs.month_combines = mb.combines
   UNION ALL
+  -- every line: its value, its day spirit's nature, the day and the month
   SELECT r.id, ss.sign, rl.position
   FROM reading r
   JOIN ganzhi d ON d.name = r.day_gz
@@ -221,6 +226,7 @@ FROM (
     AND ss.is_void = bd.is_void AND ss.is_day_clash = bd.is_day_clash
     AND ss.day_relation = db.relation AND ss.strength = bm.strength
   UNION ALL
+  -- every line: its day spirit on its element
   SELECT r.id, sl.sign, l.position
   FROM reading r
   JOIN ganzhi d ON d.name = r.day_gz
@@ -229,6 +235,7 @@ FROM (
   JOIN spirit_line_sign sl ON sl.spirit = ds.spirit AND sl.element = l.element
     AND sl.is_world = l.is_world
   UNION ALL
+  -- every line: its relative, value and stage at the day
   SELECT r.id, rs.sign, rl.position
   FROM reading r
   JOIN reading_line rl ON rl.reading_id = r.id
@@ -237,12 +244,14 @@ FROM (
   JOIN relative_sign rs ON rs.is_world = l.is_world AND rs.is_between = l.is_between
     AND rs.relative = l.relative AND rs.value = rl.value AND rs.stage = bd.stage
   UNION ALL
+  -- every line: a moving relative's images
   SELECT r.id, mr.sign, rl.position
   FROM reading r
   JOIN reading_line rl ON rl.reading_id = r.id
   JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = rl.position
   JOIN moving_relative_sign mr ON mr.relative = l.relative AND mr.value = rl.value
   UNION ALL
+  -- a moving line and the branch it changes into
   SELECT r.id, cs.sign, rl.position
   FROM reading r
   JOIN reading_line rl ON rl.reading_id = r.id
@@ -253,17 +262,20 @@ FROM (
   JOIN change_sign cs ON cs.is_world = l.is_world AND cs.relative = l.relative
     AND cs.branch = l.branch AND cs.changed_branch = cl.branch
   UNION ALL
+  -- every line's mansion in the month
   SELECT r.id, ms.sign, l.position
   FROM reading r
   JOIN hexagram_line l ON l.king_wen = r.primary_kw
   JOIN mansion_sign ms ON ms.month_branch = r.month_branch AND ms.mansion = l.mansion
   UNION ALL
+  -- the world moving alone, and the star that shows
   SELECT r.id, so.sign, h.world
   FROM reading r
   JOIN hexagram h ON h.king_wen = r.primary_kw
   JOIN mask_line ml ON ml.mask = r.moving_mask AND ml.position = h.world
   JOIN sole_sign so ON so.is_sole = ml.is_sole AND so.star = h.five_star
   UNION ALL
+  -- what the showing star meets on the world line
   SELECT r.id, st.sign, h.world
   FROM reading r
   JOIN hexagram h ON h.king_wen = r.primary_kw
@@ -277,6 +289,7 @@ FROM (
   JOIN star_sign st ON st.is_sole = ml.is_sole AND st.star = h.five_star
     AND st.relative = w.relative AND st.spirit = ds.spirit AND st.day_relation = er.relation
   UNION ALL
+  -- a 神煞 on the world line under the showing star
   SELECT r.id, sh.sign, h.world
   FROM reading r
   JOIN hexagram h ON h.king_wen = r.primary_kw
@@ -287,6 +300,7 @@ FROM (
   JOIN star_shensha_sign sh
     ON sh.is_sole = ml.is_sole AND sh.star = h.five_star AND sh.shensha = so.shensha
   UNION ALL
+  -- 三合 and 三刑 around the world line: both other branches present where the row allows
   SELECT r.id, g.sign, h.world
   FROM reading r
   JOIN ganzhi d ON d.name = r.day_gz
@@ -324,6 +338,7 @@ FROM (
       JOIN hexagram_line xc ON xc.king_wen = r.changed_kw AND xc.position = x.position
       WHERE x.reading_id = r.id AND xv.is_moving = 1 AND xc.branch = g.partner_b))
   UNION ALL
+  -- a body holding what the matter asked about wants or fears
   SELECT r.id, mt.sign, lp.position
   FROM reading r
   JOIN matter_sign mt ON mt.matter = r.matter
@@ -346,6 +361,7 @@ FROM (
           SELECT 1 FROM shensha_on so
           WHERE so.day_gz = r.day_gz AND so.ganzhi = ln.ganzhi AND so.shensha = mp.item)))
   UNION ALL
+  -- a void body as relief for the matter asked about
   SELECT r.id, mf.sign, lp.position
   FROM reading r
   JOIN matter_relief_sign mf ON mf.matter = r.matter
@@ -378,12 +394,6 @@ REPLACES = {
 BASIS_COMMENT = (
     "book: stated by the cited passage; standard: standard 京房 practice the book "
     "presupposes; decision: a choice made where the book is silent (docs/rules.md)"
-)
-MATTERS = (
-    ("功名", "office", "office, rank and examinations"),
-    ("財利", "wealth", "wealth, trade and profit"),
-    ("獄訟", "lawsuit", "lawsuits and litigation"),
-    ("憂患", "worry", "worries, illness and trouble"),
 )
 ITEM_KINDS = "item_kind IN ('relative', 'spirit', 'general', 'shensha', 'condition')"
 OLD_ITEM_KINDS = "item_kind IN ('relative', 'spirit', 'general', 'condition')"
@@ -2252,20 +2262,9 @@ def upgrade() -> None:
     migrating.require_foreign_keys_off(op)
     migrating.drop_views(op, migrating.previous_views(op, VIEWS, REPLACES))
     _create_tables()
-    op.bulk_insert(
-        sa.table(
-            "matter",
-            sa.column("name"),
-            sa.column("kind"),
-            sa.column("gloss"),
-            sa.column("passage"),
-            sa.column("basis"),
-        ),
-        [
-            {"name": n, "kind": k, "gloss": g, "passage": "9.5", "basis": "book"}
-            for n, k, g in MATTERS
-        ],
-    )
+    # the seed writes matter and matter_preference again in the same transaction; the rows
+    # go first so that the new foreign key has nothing to check against an empty matter
+    op.execute("DELETE FROM matter_preference")
     op.drop_table("line_aspect")
     _create_line_aspect()
     with op.batch_alter_table("matter_preference", schema=None) as batch_op:

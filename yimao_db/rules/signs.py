@@ -66,6 +66,16 @@ STRONG = ("旺", "相")  # a line the month makes strong
 GENERATED, HELPED, CONTROLLED, DRAINED = "相", "旺", "死", "休"  # the month's bearing on a line
 I_GENERATE = "i_generate"
 
+# signs whose names the requirement tables below use too
+TRIAD_SUPPORT, PUNISHMENT_WEAR = "三合生有", "三刑自敝"
+MATTER_SIGNS = {
+    (GUA_SHEN, matters.WANT): "卦身得喜",
+    (GUA_SHEN, matters.FEAR): "卦身逢忌",
+    (SHI_SHEN, matters.WANT): "世身得喜",
+    (SHI_SHEN, matters.FEAR): "世身逢忌",
+}
+RELIEF_SIGNS = {GUA_SHEN: "卦身空安", SHI_SHEN: "世身空安"}
+
 # the sources a 三合 or 三刑 around the world may draw its other branches from (§8.14)
 SOURCES = ("day", "month", "moving", "changed")
 
@@ -100,6 +110,12 @@ WEIGHTS = (
         DECISION,
     ),
 )
+SUBJECT_GROUP = {  # where a chart lists the signs about each subject
+    **dict.fromkeys(("世", "應", "世應", "hexagram"), WORLD_GROUP),
+    **dict.fromkeys(("卦身", "世身"), BODIES),
+    "間爻": BETWEEN,
+    **dict.fromkeys(("line", "spirit", "star", "mansion"), LINES),
+}
 SUBJECT_WEIGHT = {
     "世": 5,
     "應": 5,
@@ -246,7 +262,6 @@ class Sign:
     name: str  # canonical traditional characters, the key
     table: str  # the rule table its condition is stored in
     subject: str
-    group: str  # where the chart lists it
     polarity: str
     passage: str | None
     basis: str
@@ -258,6 +273,10 @@ class Sign:
     @property
     def weight(self) -> int:
         return SUBJECT_WEIGHT[self.subject]
+
+    @property
+    def group(self) -> str:
+        return SUBJECT_GROUP[self.subject]
 
 
 def _moving(value: int) -> bool:
@@ -279,242 +298,242 @@ def _nature(spirit: str) -> str:
 
 SIGNS: tuple[Sign, ...] = (
     # -- the world and the response (§8.13–8.15) ---------------------------------------------
-    Sign("世空", "line_sign", "世", WORLD_GROUP, INAUSPICIOUS, "8.14", BOOK,
+    Sign("世空", "line_sign", "世", INAUSPICIOUS, "8.14", BOOK,
          "the world line is void 旬空",
          "what I seek I cannot get", "世爻旬空，所求難得",
          lambda k: k.place == WORLD and k.is_void),
-    Sign("世破", "line_sign", "世", WORLD_GROUP, INAUSPICIOUS, "8.14", BOOK,
+    Sign("世破", "line_sign", "世", INAUSPICIOUS, "8.14", BOOK,
          "the world line is broken by the month 月破",
          "ruin of my side", "世爻月破，己方敗亡",
          lambda k: k.place == WORLD and k.is_month_break),
-    Sign("世動", "line_sign", "世", WORLD_GROUP, NEUTRAL, "8.14", BOOK,
+    Sign("世動", "line_sign", "世", NEUTRAL, "8.14", BOOK,
          "the world line moves (6 or 9)",
          "the start of a change on my side", "世爻發動，變更之端",
          lambda k: k.place == WORLD and _moving(k.value)),
-    Sign("世衝", "line_sign", "世", WORLD_GROUP, NEUTRAL, "8.14", BOOK,
+    Sign("世衝", "line_sign", "世", NEUTRAL, "8.14", BOOK,
          "the day clashes the world line 日衝",
          "my side is shaken into change", "世爻逢日衝，己方生變",
          lambda k: k.place == WORLD and k.is_day_clash),
-    Sign("世化進神", "change_sign", "世", WORLD_GROUP, AUSPICIOUS, "8.14", BOOK,
+    Sign("世化進神", "change_sign", "世", AUSPICIOUS, "8.14", BOOK,
          "the world line moves and changes forward within its element 化進神",
          "little grows into much", "世化進神，由少而多",
          lambda k: k.is_world and transforms.advances(k.branch, k.changed_branch)),
-    Sign("世化退神", "change_sign", "世", WORLD_GROUP, INAUSPICIOUS, "8.14", BOOK,
+    Sign("世化退神", "change_sign", "世", INAUSPICIOUS, "8.14", BOOK,
          "the world line moves and changes backward within its element 化退神",
          "plenty thins out", "世化退神，由厚轉薄",
          lambda k: k.is_world and transforms.retreats(k.branch, k.changed_branch)),
-    Sign("應空", "line_sign", "應", WORLD_GROUP, INAUSPICIOUS, "8.14", BOOK,
+    Sign("應空", "line_sign", "應", INAUSPICIOUS, "8.14", BOOK,
          "the response line is void 旬空 (the response sunken 應陷)",
          "the other side will not come", "應爻旬空，彼方不來",
          lambda k: k.place == RESPONSE and k.is_void),
-    Sign("應破", "line_sign", "應", WORLD_GROUP, INAUSPICIOUS, "8.14", DECISION,
+    Sign("應破", "line_sign", "應", INAUSPICIOUS, "8.14", DECISION,
          "the response line is broken by the month 月破; the book names only the sunken "
          "response, and a broken one fails the same way",
          "the other side fails", "應爻月破，彼方失陷",
          lambda k: k.place == RESPONSE and k.is_month_break),
-    Sign("世克應", "hexagram_sign", "世應", WORLD_GROUP, AUSPICIOUS, "8.15", BOOK,
+    Sign("世克應", "hexagram_sign", "世應", AUSPICIOUS, "8.15", BOOK,
          "the world line's element controls the response line's",
          "I prevail over the other", "世克應，我勝彼",
          lambda k: k.world_response == "i_control"),
-    Sign("應克世", "hexagram_sign", "世應", WORLD_GROUP, INAUSPICIOUS, "8.15", BOOK,
+    Sign("應克世", "hexagram_sign", "世應", INAUSPICIOUS, "8.15", BOOK,
          "the response line's element controls the world line's",
          "the other prevails over me", "應克世，彼勝我",
          lambda k: k.world_response == CONTROLS_ME),
-    Sign("世生應", "hexagram_sign", "世應", WORLD_GROUP, INAUSPICIOUS, "8.15", BOOK,
+    Sign("世生應", "hexagram_sign", "世應", INAUSPICIOUS, "8.15", BOOK,
          "the world line's element generates the response line's",
          "I give myself away to the other", "世生應，我往就彼",
          lambda k: k.world_response == I_GENERATE),
-    Sign("應生世", "hexagram_sign", "世應", WORLD_GROUP, AUSPICIOUS, "8.15", BOOK,
+    Sign("應生世", "hexagram_sign", "世應", AUSPICIOUS, "8.15", BOOK,
          "the response line's element generates the world line's",
          "the other comes to give to me", "應生世，彼來就我",
          lambda k: k.world_response == GENERATES_ME),
-    Sign("隨官入墓", "relative_sign", "世", WORLD_GROUP, INAUSPICIOUS, "8.13", DECISION,
+    Sign("隨官入墓", "relative_sign", "世", INAUSPICIOUS, "8.13", DECISION,
          "the world line holds 官鬼 and its element is at 墓 on the day (日墓); the book "
          "names the omen without its condition",
          "the self follows the ghost into the tomb", "世持官鬼而墓於日，身隨鬼入墓",
          lambda k: k.is_world and k.relative == GHOST and k.stage == TOMB),
-    Sign("隨官化墓", "change_sign", "世", WORLD_GROUP, INAUSPICIOUS, "8.13", DECISION,
+    Sign("隨官化墓", "change_sign", "世", INAUSPICIOUS, "8.13", DECISION,
          "the world line holds 官鬼, moves and changes into the 墓 of its element (化墓)",
          "the self follows the ghost into the tomb, by its own move", "世持官鬼動而化墓",
          lambda k: k.is_world and k.relative == GHOST
          and transforms.to_tomb(k.branch, k.changed_branch)),
-    Sign("助鬼傷身", "relative_sign", "世", WORLD_GROUP, INAUSPICIOUS, "8.13", DECISION,
+    Sign("助鬼傷身", "relative_sign", "世", INAUSPICIOUS, "8.13", DECISION,
          "the world line holds 妻財 and moves: a moving 妻財 generates the 官鬼 (財動生鬼, "
          "§6.5), which controls the self",
          "I feed what harms me", "世持財動，生鬼傷身",
          lambda k: k.is_world and k.relative == WEALTH and _moving(k.value)),
-    Sign("合處逢衝", "bearing_sign", "世", WORLD_GROUP, INAUSPICIOUS, "8.13", DECISION,
+    Sign("合處逢衝", "bearing_sign", "世", INAUSPICIOUS, "8.13", DECISION,
          "the world line is combined 六合 by the day and broken by the month, or combined "
          "by the month and clashed by the day",
          "what came together is torn apart", "世爻一合一衝，合而復散",
          lambda k: k.place == WORLD and ((k.day_combines and k.is_month_break)
                                          or (k.month_combines and k.is_day_clash))),
-    Sign("三合生有", "world_group_sign", "世", WORLD_GROUP, AUSPICIOUS, "8.14", BOOK,
+    Sign(TRIAD_SUPPORT, "world_group_sign", "世", AUSPICIOUS, "8.14", BOOK,
          "the world line is void and the day, the month and the moving lines hold the other "
          "two branches of its 三合",
-         "something comes out of nothing once the void passes", "世空得三合拱扶，無而生有"),
-    Sign("三刑自敝", "world_group_sign", "世", WORLD_GROUP, INAUSPICIOUS, "8.14", DECISION,
+         "something comes out of nothing once the void passes", "世爻旬空得三合拱扶，無而生有"),
+    Sign(PUNISHMENT_WEAR, "world_group_sign", "世", INAUSPICIOUS, "8.14", DECISION,
          "the world line moves and the day, the month and the changed lines complete the "
          "三刑 it belongs to (寅巳申, 丑戌未, 子卯; for 辰午酉亥 its own branch again)",
          "strength wears itself out", "世動逢三刑，強而自敝"),
-    Sign("獨發", "sole_sign", "世", WORLD_GROUP, NEUTRAL, "8.7", BOOK,
+    Sign("獨發", "sole_sign", "世", NEUTRAL, "8.7", BOOK,
          "the world line is the only moving line: the five stars and the mansions speak",
          "the world moves alone; the star descending on it shows", "世爻獨發，星宿乃驗",
          lambda k: k.is_sole),
-    Sign("遊魂", "hexagram_sign", "hexagram", WORLD_GROUP, NEUTRAL, "8.5", BOOK,
+    Sign("遊魂", "hexagram_sign", "hexagram", NEUTRAL, "8.5", BOOK,
          "the primary hexagram is the 遊魂 of its palace",
          "change", "遊魂主變",
          lambda k: k.generation == 6),
-    Sign("歸魂", "hexagram_sign", "hexagram", WORLD_GROUP, NEUTRAL, "8.5", BOOK,
+    Sign("歸魂", "hexagram_sign", "hexagram", NEUTRAL, "8.5", BOOK,
          "the primary hexagram is the 歸魂 of its palace",
          "return", "歸魂主復",
          lambda k: k.generation == 7),
     # -- the two bodies (§9.1–9.5) -------------------------------------------------------------
-    Sign("卦身缺", "hexagram_sign", "卦身", BODIES, INAUSPICIOUS, "9.2", BOOK,
+    Sign("卦身缺", "hexagram_sign", "卦身", INAUSPICIOUS, "9.2", BOOK,
          "no line's branch is the 卦身 branch",
          "the matter has no master, like a mind with nothing to hold to", "卦身不現，心無所主",
          lambda k: k.gua_shen_lines == 0),
-    Sign("卦身重", "hexagram_sign", "卦身", BODIES, INAUSPICIOUS, "9.3", BOOK,
+    Sign("卦身重", "hexagram_sign", "卦身", INAUSPICIOUS, "9.3", BOOK,
          "two or more lines hold the 卦身 branch",
          "a divided mind", "一卦兩身，心有二念",
          lambda k: k.gua_shen_lines >= 2),
-    Sign("卦身空", "line_sign", "卦身", BODIES, INAUSPICIOUS, "9.3", BOOK,
+    Sign("卦身空", "line_sign", "卦身", INAUSPICIOUS, "9.3", BOOK,
          "a line holding the 卦身 is void 旬空",
          "hesitation between going on and holding back", "卦身空，猶豫進退",
          lambda k: k.place == GUA_SHEN and k.is_void),
-    Sign("卦身破", "line_sign", "卦身", BODIES, INAUSPICIOUS, "9.3", BOOK,
+    Sign("卦身破", "line_sign", "卦身", INAUSPICIOUS, "9.3", BOOK,
          "a line holding the 卦身 is broken by the month 月破",
          "hesitation between going on and holding back", "卦身破，猶豫進退",
          lambda k: k.place == GUA_SHEN and k.is_month_break),
-    Sign("卦身動", "line_sign", "卦身", BODIES, NEUTRAL, "9.3", BOOK,
+    Sign("卦身動", "line_sign", "卦身", NEUTRAL, "9.3", BOOK,
          "a line holding the 卦身 moves",
          "change and unease", "卦身動，變更惶惑",
          lambda k: k.place == GUA_SHEN and _moving(k.value)),
-    Sign("卦身衝", "line_sign", "卦身", BODIES, NEUTRAL, "9.3", BOOK,
+    Sign("卦身衝", "line_sign", "卦身", NEUTRAL, "9.3", BOOK,
          "the day clashes a line holding the 卦身 日衝",
          "change and unease", "卦身逢衝，變更惶惑",
          lambda k: k.place == GUA_SHEN and k.is_day_clash),
-    Sign("卦身暗衝", "line_sign", "卦身", BODIES, INAUSPICIOUS, "9.3", DECISION,
+    Sign("卦身暗衝", "line_sign", "卦身", INAUSPICIOUS, "9.3", DECISION,
          "a still line holding the 卦身 is clashed by the day (the commentary's 暗衝, read "
          "as the day clashing a still line)",
          "body and mind pulled two ways", "卦身暗衝，身心二三",
          lambda k: k.place == GUA_SHEN and _still(k.value) and k.is_day_clash),
-    Sign("卦身衝亡", "line_sign", "卦身", BODIES, INAUSPICIOUS, "9.3", BOOK,
+    Sign("卦身衝亡", "line_sign", "卦身", INAUSPICIOUS, "9.3", BOOK,
          "a moving line holding the 卦身 is clashed by the day (動逢衝散, the commentary's "
          "gloss of 衝亡)",
          "every plan comes to nothing", "卦身動而逢衝，千慮皆失",
          lambda k: k.place == GUA_SHEN and _moving(k.value) and k.is_day_clash),
-    Sign("卦身靜", "line_sign", "卦身", BODIES, AUSPICIOUS, "9.2", DECISION,
+    Sign("卦身靜", "line_sign", "卦身", AUSPICIOUS, "9.2", DECISION,
          "a line holding the 卦身 is still and neither void, broken nor clashed (rest read "
          "as untouched by any of the conditions §9.3 names)",
          "an open, easy mind", "卦身安靜，坦懷",
          lambda k: k.place == GUA_SHEN and _still(k.value)
          and not (k.is_void or k.is_month_break or k.is_day_clash)),
-    Sign("卦身合", "bearing_sign", "卦身", BODIES, AUSPICIOUS, "9.2", DECISION,
+    Sign("卦身合", "bearing_sign", "卦身", AUSPICIOUS, "9.2", DECISION,
          "the day or the month combines 六合 with a line holding the 卦身",
          "things go as wished: travellers return, plans succeed", "卦身逢合，適意可就",
          lambda k: k.place == GUA_SHEN and (k.day_combines or k.month_combines)),
-    Sign("世身空", "line_sign", "世身", BODIES, INAUSPICIOUS, "9.4", BOOK,
+    Sign("世身空", "line_sign", "世身", INAUSPICIOUS, "9.4", BOOK,
          "the 世身 line is void 旬空",
          "doubt", "世身空主疑",
          lambda k: k.place == SHI_SHEN and k.is_void),
-    Sign("世身破", "line_sign", "世身", BODIES, INAUSPICIOUS, "9.4", BOOK,
+    Sign("世身破", "line_sign", "世身", INAUSPICIOUS, "9.4", BOOK,
          "the 世身 line is broken by the month 月破",
          "defeat", "世身破主敗",
          lambda k: k.place == SHI_SHEN and k.is_month_break),
-    Sign("世身動", "line_sign", "世身", BODIES, INAUSPICIOUS, "9.4", BOOK,
+    Sign("世身動", "line_sign", "世身", INAUSPICIOUS, "9.4", BOOK,
          "the 世身 line moves",
          "disorder", "世身動主亂",
          lambda k: k.place == SHI_SHEN and _moving(k.value)),
-    Sign("世身衝", "line_sign", "世身", BODIES, NEUTRAL, "9.4", BOOK,
+    Sign("世身衝", "line_sign", "世身", NEUTRAL, "9.4", BOOK,
          "the day clashes the 世身 line 日衝",
          "change", "世身衝主變",
          lambda k: k.place == SHI_SHEN and k.is_day_clash),
-    Sign("世身散", "line_sign", "世身", BODIES, INAUSPICIOUS, "9.4", DECISION,
+    Sign("世身散", "line_sign", "世身", INAUSPICIOUS, "9.4", DECISION,
          "the 世身 line moves and the day clashes it (散 read as 動逢衝散, §9.3 commentary)",
          "loss", "世身散主失",
          lambda k: k.place == SHI_SHEN and _moving(k.value) and k.is_day_clash),
-    Sign("卦身得喜", "matter_sign", "卦身", BODIES, AUSPICIOUS, "9.5", BOOK,
+    Sign(MATTER_SIGNS[GUA_SHEN, matters.WANT], "matter_sign", "卦身", AUSPICIOUS, "9.5", BOOK,
          "a line holding the 卦身 holds a relative, day spirit, general or 神煞 the matter "
          "asked about wants (matter_preference)",
          "the body holds what the matter wants", "卦身臨所喜"),
-    Sign("卦身逢忌", "matter_sign", "卦身", BODIES, INAUSPICIOUS, "9.5", BOOK,
+    Sign(MATTER_SIGNS[GUA_SHEN, matters.FEAR], "matter_sign", "卦身", INAUSPICIOUS, "9.5", BOOK,
          "a line holding the 卦身 holds what the matter asked about fears",
          "the body holds what the matter fears", "卦身臨所忌"),
-    Sign("世身得喜", "matter_sign", "世身", BODIES, AUSPICIOUS, "9.5", BOOK,
+    Sign(MATTER_SIGNS[SHI_SHEN, matters.WANT], "matter_sign", "世身", AUSPICIOUS, "9.5", BOOK,
          "the 世身 line holds what the matter asked about wants",
          "the body holds what the matter wants", "世身臨所喜"),
-    Sign("世身逢忌", "matter_sign", "世身", BODIES, INAUSPICIOUS, "9.5", BOOK,
+    Sign(MATTER_SIGNS[SHI_SHEN, matters.FEAR], "matter_sign", "世身", INAUSPICIOUS, "9.5", BOOK,
          "the 世身 line holds what the matter asked about fears",
          "the body holds what the matter fears", "世身臨所忌"),
-    Sign("卦身空安", "matter_relief_sign", "卦身", BODIES, AUSPICIOUS, "9.5", BOOK,
+    Sign(RELIEF_SIGNS[GUA_SHEN], "matter_relief_sign", "卦身", AUSPICIOUS, "9.5", BOOK,
          "a worry is asked about and a line holding the 卦身 is void",
          "for a worry a void body is a relief", "憂患身空反安"),
-    Sign("世身空安", "matter_relief_sign", "世身", BODIES, AUSPICIOUS, "9.5", BOOK,
+    Sign(RELIEF_SIGNS[SHI_SHEN], "matter_relief_sign", "世身", AUSPICIOUS, "9.5", BOOK,
          "a worry is asked about and the 世身 line is void",
          "for a worry a void body is a relief", "憂患身空反安"),
     # -- the lines between (§10.2–10.4) -------------------------------------------------------
-    Sign("間動", "line_sign", "間爻", BETWEEN, INAUSPICIOUS, "10.2", BOOK,
+    Sign("間動", "line_sign", "間爻", INAUSPICIOUS, "10.2", BOOK,
          "a between line moves",
          "an obstacle between me and the other", "間爻發動，多阻隔",
          lambda k: k.place == BETWEEN_LINE and _moving(k.value)),
-    Sign("間鬼", "relative_sign", "間爻", BETWEEN, INAUSPICIOUS, "10.4", BOOK,
+    Sign("間鬼", "relative_sign", "間爻", INAUSPICIOUS, "10.4", BOOK,
          "a between line's relative is 官鬼",
          "worry arises close to home", "間爻值鬼，憂生內地",
          lambda k: k.is_between and k.relative == GHOST),
-    Sign("間鬼動", "relative_sign", "間爻", BETWEEN, INAUSPICIOUS, "10.4", BOOK,
+    Sign("間鬼動", "relative_sign", "間爻", INAUSPICIOUS, "10.4", BOOK,
          "a between line holding 官鬼 moves",
          "the worry close to home grows worse", "間鬼又動，憂患尤甚",
          lambda k: k.is_between and k.relative == GHOST and _moving(k.value)),
-    Sign("間生助", "bearing_sign", "間爻", BETWEEN, AUSPICIOUS, "10.3", DECISION,
+    Sign("間生助", "bearing_sign", "間爻", AUSPICIOUS, "10.3", DECISION,
          "a between line neither void nor broken is generated or helped by the day or the "
          "month (the day's element generates it or is its own; the month makes it 相 or 旺)",
          "the go-between helps: matchmaker, witness, craftsmen…", "間爻得生助，為我所用",
          lambda k: k.place == BETWEEN_LINE and not (k.is_void or k.is_month_break)
          and (_day_or_month(k, GENERATES_ME, GENERATED) or _day_or_month(k, SAME, HELPED))),
-    Sign("間空破", "line_sign", "間爻", BETWEEN, NEUTRAL, "10.3", BOOK,
+    Sign("間空破", "line_sign", "間爻", NEUTRAL, "10.3", BOOK,
          "a between line is void or broken by the month",
          "the go-between is of no use", "間爻空破無功",
          lambda k: k.place == BETWEEN_LINE and (k.is_void or k.is_month_break)),
     # -- the lines (§2.3, §6.5–6.6, §10.5, standard) -------------------------------------------
-    Sign("重現", "line_state_sign", "line", LINES, NEUTRAL, "10.5", BOOK,
+    Sign("重現", "line_state_sign", "line", NEUTRAL, "10.5", BOOK,
          "a line of value 9 (重)",
          "what has already sprouted shows", "重爻，事已萌而現",
          lambda k: k.value == 9),
-    Sign("交隱", "line_state_sign", "line", LINES, NEUTRAL, "10.5", BOOK,
+    Sign("交隱", "line_state_sign", "line", NEUTRAL, "10.5", BOOK,
          "a line of value 6 (交)",
          "what has not yet sprouted stays hidden", "交爻，事未萌而隱",
          lambda k: k.value == 6),
-    Sign("將來", "line_sign", "line", LINES, NEUTRAL, "10.5", BOOK,
+    Sign("將來", "line_sign", "line", NEUTRAL, "10.5", BOOK,
          "the line after the 世身 line (line 6 wraps to line 1)",
          "the coming matter", "世身之前，將來之事",
          lambda k: k.place == AHEAD),
-    Sign("已往", "line_sign", "line", LINES, NEUTRAL, "10.5", BOOK,
+    Sign("已往", "line_sign", "line", NEUTRAL, "10.5", BOOK,
          "the line before the 世身 line (line 1 wraps to line 6)",
          "what is past", "世身之後，已往之事",
          lambda k: k.place == BEHIND),
-    Sign("暗動", "line_state_sign", "line", LINES, NEUTRAL, "9.3", STANDARD,
+    Sign("暗動", "line_state_sign", "line", NEUTRAL, "9.3", STANDARD,
          "a still line the day clashes while the month makes it strong (旺 or 相)",
          "stirred by the day: it acts though it does not move", "靜爻逢日衝而旺相，暗動",
          lambda k: _still(k.value) and k.is_day_clash and k.strength in STRONG),
-    Sign("日破", "line_state_sign", "line", LINES, INAUSPICIOUS, "9.3", STANDARD,
+    Sign("日破", "line_state_sign", "line", INAUSPICIOUS, "9.3", STANDARD,
          "a still line the day clashes while the month leaves it weak (休, 囚 or 死)",
          "scattered by the day", "靜爻逢日衝而休囚，日破",
          lambda k: _still(k.value) and k.is_day_clash and k.strength not in STRONG),
-    Sign("化合", "change_sign", "line", LINES, AUSPICIOUS, "9.2", STANDARD,
+    Sign("化合", "change_sign", "line", AUSPICIOUS, "9.2", STANDARD,
          "a moving line changes into the branch that combines 六合 with it (回頭合)",
          "what moves comes back together", "動爻化回頭合",
          lambda k: harmony(k.branch) == k.changed_branch),
-    Sign("伏吟", "change_sign", "line", LINES, INAUSPICIOUS, None, STANDARD,
+    Sign("伏吟", "change_sign", "line", INAUSPICIOUS, None, STANDARD,
          "a moving line changes into its own branch",
          "groaning in place: moving without getting anywhere", "動而化本支，伏吟",
          lambda k: k.branch == k.changed_branch),
-    Sign("反吟", "change_sign", "line", LINES, INAUSPICIOUS, None, STANDARD,
+    Sign("反吟", "change_sign", "line", INAUSPICIOUS, None, STANDARD,
          "a moving line changes into the branch that clashes it",
          "turning back and forth: what is gained is lost again", "動而化衝，反吟",
          lambda k: clash(k.branch) == k.changed_branch),
     *(
-        Sign(name, "moving_relative_sign", "line", LINES, NEUTRAL, passage, BOOK,
+        Sign(name, "moving_relative_sign", "line", NEUTRAL, passage, BOOK,
              f"a {mover} line moves: it {verb} the {target}",
              gloss, f"{mover}發動，{'生' if verb == 'generates' else '克'}{target}",
              (lambda m: lambda k: k.relative == m and _moving(k.value))(mover))
@@ -532,63 +551,63 @@ SIGNS: tuple[Sign, ...] = (
         )
     ),
     # -- the spirits (§7.8–7.9) --------------------------------------------------------------
-    Sign("吉神生", "line_state_sign", "spirit", LINES, AUSPICIOUS, "7.9", DECISION,
+    Sign("吉神生", "line_state_sign", "spirit", AUSPICIOUS, "7.9", DECISION,
          "an auspicious day spirit's line is generated by the day or the month (the day's "
          "element generates it, or the month makes it 相)",
          "the auspicious spirit is fed", "吉神喜生",
          lambda k: k.nature == AUSPICIOUS and _day_or_month(k, GENERATES_ME, GENERATED)),
-    Sign("吉神助", "line_state_sign", "spirit", LINES, AUSPICIOUS, "7.9", DECISION,
+    Sign("吉神助", "line_state_sign", "spirit", AUSPICIOUS, "7.9", DECISION,
          "an auspicious day spirit's line is helped by the day or the month (the day branch "
          "is of its element, or the month makes it 旺)",
          "the auspicious spirit is helped", "吉神喜助",
          lambda k: k.nature == AUSPICIOUS and _day_or_month(k, SAME, HELPED)),
-    Sign("吉神動", "line_state_sign", "spirit", LINES, AUSPICIOUS, "7.9", BOOK,
+    Sign("吉神動", "line_state_sign", "spirit", AUSPICIOUS, "7.9", BOOK,
          "an auspicious day spirit's line moves",
          "the auspicious spirit acts", "吉神喜動",
          lambda k: k.nature == AUSPICIOUS and _moving(k.value)),
-    Sign("吉神持世", "spirit_line_sign", "spirit", LINES, AUSPICIOUS, "7.9", BOOK,
+    Sign("吉神持世", "spirit_line_sign", "spirit", AUSPICIOUS, "7.9", BOOK,
          "an auspicious day spirit stands on the world line",
          "the auspicious spirit holds the world", "吉神喜持世",
          lambda k: _nature(k.spirit) == AUSPICIOUS and k.is_world),
-    Sign("凶神制", "line_state_sign", "spirit", LINES, AUSPICIOUS, "7.9", DECISION,
+    Sign("凶神制", "line_state_sign", "spirit", AUSPICIOUS, "7.9", DECISION,
          "an inauspicious day spirit's line is controlled by the day or the month (the day's "
          "element controls it, or the month makes it 死)",
          "the inauspicious spirit is held down", "凶神宜制",
          lambda k: k.nature == INAUSPICIOUS and _day_or_month(k, CONTROLS_ME, CONTROLLED)),
-    Sign("凶神化", "line_state_sign", "spirit", LINES, AUSPICIOUS, "7.9", DECISION,
+    Sign("凶神化", "line_state_sign", "spirit", AUSPICIOUS, "7.9", DECISION,
          "an inauspicious day spirit's line is drained: its element generates the day's, or "
          "the month makes it 休 (化 read as 化洩, its force flowing away)",
          "the inauspicious spirit's force is turned away", "凶神宜化",
          lambda k: k.nature == INAUSPICIOUS and _day_or_month(k, I_GENERATE, DRAINED)),
-    Sign("凶神散", "line_state_sign", "spirit", LINES, AUSPICIOUS, "7.9", DECISION,
+    Sign("凶神散", "line_state_sign", "spirit", AUSPICIOUS, "7.9", DECISION,
          "an inauspicious day spirit's line moves and the day clashes it (散 as 動逢衝散)",
          "the inauspicious spirit is scattered", "凶神宜散",
          lambda k: k.nature == INAUSPICIOUS and _moving(k.value) and k.is_day_clash),
-    Sign("凶神空", "line_state_sign", "spirit", LINES, AUSPICIOUS, "7.9", BOOK,
+    Sign("凶神空", "line_state_sign", "spirit", AUSPICIOUS, "7.9", BOOK,
          "an inauspicious day spirit's line is void 旬空",
          "the inauspicious spirit comes to nothing", "凶神宜逢空",
          lambda k: k.nature == INAUSPICIOUS and k.is_void),
-    Sign("龍避金爻", "spirit_line_sign", "spirit", LINES, INAUSPICIOUS, "7.8", BOOK,
+    Sign("龍避金爻", "spirit_line_sign", "spirit", INAUSPICIOUS, "7.8", BOOK,
          "the day spirit 青龍 stands on a 金 line",
          "benevolence in a place of blades: its good turns hollow", "青龍臨金爻，吉而不吉",
          lambda k: k.spirit == "青龍" and k.element == "金"),
-    Sign("虎伏火爻", "spirit_line_sign", "spirit", LINES, AUSPICIOUS, "7.8", BOOK,
+    Sign("虎伏火爻", "spirit_line_sign", "spirit", AUSPICIOUS, "7.8", BOOK,
          "the day spirit 白虎 stands on a 火 line",
          "the killer is tamed: its harm softens", "白虎臨火爻，凶而不凶",
          lambda k: k.spirit == "白虎" and k.element == "火"),
-    Sign("水制朱雀", "spirit_line_sign", "spirit", LINES, AUSPICIOUS, "7.8", DECISION,
+    Sign("水制朱雀", "spirit_line_sign", "spirit", AUSPICIOUS, "7.8", DECISION,
          "the day spirit 朱雀 stands on a 水 line (water's wisdom, 玄武's virtue, present on "
          "its line)",
          "quarrelling is overcome by wisdom", "朱雀臨水，明智勝爭",
          lambda k: k.spirit == "朱雀" and k.element == "水"),
-    Sign("土制玄武", "spirit_line_sign", "spirit", LINES, AUSPICIOUS, "7.8", DECISION,
+    Sign("土制玄武", "spirit_line_sign", "spirit", AUSPICIOUS, "7.8", DECISION,
          "the day spirit 玄武 stands on a 土 line (earth's good faith, 勾陳's virtue, present "
          "on its line)",
          "cunning is won over by good faith", "玄武臨土，篤信化狡",
          lambda k: k.spirit == "玄武" and k.element == "土"),
     # -- stars and mansions (§8.7–8.12) --------------------------------------------------------
     *(
-        Sign(f"{star}特現", "sole_sign", "star", LINES, polarity, passage, BOOK,
+        Sign(f"{star}特現", "sole_sign", "star", polarity, passage, BOOK,
              f"the world line moves alone and the hexagram's star is {star}",
              gloss, f"{star}隨世獨發而現",
              (lambda s: lambda k: k.is_sole and k.star == s)(star))
@@ -600,28 +619,28 @@ SIGNS: tuple[Sign, ...] = (
             ("熒惑", INAUSPICIOUS, "8.9", "harm in everything but letters"),
         )
     ),
-    Sign("熒惑受制", "star_sign", "star", LINES, AUSPICIOUS, "8.9", BOOK,
+    Sign("熒惑受制", "star_sign", "star", AUSPICIOUS, "8.9", BOOK,
          "熒惑 shows (world moving alone) and the day's element controls fire",
          "the fire star is put out by the day: no harm", "熒惑遇日辰克之則無患",
          lambda k: k.is_sole and k.star == "熒惑" and k.day_relation == CONTROLS_ME),
-    Sign("太白逢凶", "star_sign", "star", LINES, INAUSPICIOUS, "8.8", BOOK,
+    Sign("太白逢凶", "star_sign", "star", INAUSPICIOUS, "8.8", BOOK,
          "太白 shows and the world line holds 官鬼 or the day spirit 白虎",
          "the star of arms meets the killer or the ghost: harm", "太白值白虎官鬼有凶",
          lambda k: k.is_sole and k.star == "太白" and (k.relative == GHOST or k.spirit == "白虎")),
-    Sign("太白無咎", "star_sign", "star", LINES, AUSPICIOUS, "8.8", BOOK,
+    Sign("太白無咎", "star_sign", "star", AUSPICIOUS, "8.8", BOOK,
          "太白 shows and the world line holds 子孫 or the day spirit 青龍",
          "the star of arms meets blessing or benevolence: no blame", "太白臨青龍子孫無咎",
          lambda k: k.is_sole and k.star == "太白"
          and (k.relative == OFFSPRING or k.spirit == "青龍")),
-    Sign("太陰臨咸池", "star_shensha_sign", "star", LINES, INAUSPICIOUS, "8.9", BOOK,
+    Sign("太陰臨咸池", "star_shensha_sign", "star", INAUSPICIOUS, "8.9", BOOK,
          "太陰 shows and 咸池 stands on the world line",
          "mercy spoiled by dissipation", "太陰臨咸池，其德敗",
          lambda k: k.is_sole and k.star == "太陰" and k.shensha == shensha.XIANCHI),
-    Sign("昏中", "mansion_sign", "mansion", LINES, AUSPICIOUS, "8.12", BOOK,
+    Sign("昏中", "mansion_sign", "mansion", AUSPICIOUS, "8.12", BOOK,
          "the line's mansion culminates at dusk this month 昏中",
          "the star shines: auspicious", "昏中為吉",
          lambda k: dusk.dusk_mansion(k.month_branch) == k.mansion),
-    Sign("旦中", "mansion_sign", "mansion", LINES, INAUSPICIOUS, "8.12", DECISION,
+    Sign("旦中", "mansion_sign", "mansion", INAUSPICIOUS, "8.12", DECISION,
          "the line's mansion culminates at dawn this month 旦中 (the dusk mansion of the "
          "month six months on)",
          "the star fades: inauspicious", "旦中為凶",
@@ -681,9 +700,18 @@ def domains(table: str) -> Iterator[Any]:
         yield key(*values)
 
 
+@cache
+def _of_table() -> dict[str, tuple[Sign, ...]]:
+    tables: dict[str, list[Sign]] = {}
+    for s in SIGNS:
+        if s.when is not None:
+            tables.setdefault(s.table, []).append(s)
+    return {name: tuple(found) for name, found in tables.items()}
+
+
 def firing(table: str, key: Any) -> list[str]:
     """The signs of ``table`` whose condition holds for ``key``, in catalogue order."""
-    return [s.name for s in SIGNS if s.table == table and s.when is not None and s.when(key)]
+    return [s.name for s in _of_table().get(table, ()) if s.when is not None and s.when(key)]
 
 
 def family_rows(table: str) -> list[dict[str, Any]]:
@@ -779,11 +807,13 @@ def group_rules() -> tuple[GroupRule, ...]:
         triad = next(t for t in triads() if branch in t.roles)
         a, b = sorted(set(triad.roles) - {branch})
         for moving in FLAG:
-            out.append(GroupRule(branch, 1, moving, "三合生有", a, b, TRIAD_SOURCES))
+            out.append(GroupRule(branch, 1, moving, TRIAD_SUPPORT, a, b, TRIAD_SOURCES))
         partners = _punishment_partners(branch)
         if partners is not None:
             for void in FLAG:
-                out.append(GroupRule(branch, void, 1, "三刑自敝", *partners, PUNISHMENT_SOURCES))
+                out.append(
+                    GroupRule(branch, void, 1, PUNISHMENT_WEAR, *partners, PUNISHMENT_SOURCES)
+                )
     return tuple(out)
 
 
@@ -797,13 +827,6 @@ class MatterRule:
     sign: str
 
 
-MATTER_SIGNS = {
-    (GUA_SHEN, matters.WANT): "卦身得喜",
-    (GUA_SHEN, matters.FEAR): "卦身逢忌",
-    (SHI_SHEN, matters.WANT): "世身得喜",
-    (SHI_SHEN, matters.FEAR): "世身逢忌",
-}
-RELIEF_SIGNS = {GUA_SHEN: "卦身空安", SHI_SHEN: "世身空安"}
 VOID_CONDITION = "空"
 
 
