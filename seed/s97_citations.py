@@ -18,9 +18,7 @@ def rows(done: Mapping[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, A
     return {"passage_citation": cited_rows(done)}
 
 
-def coverage_problems(
-    passages: list[dict[str, Any]], citations: list[dict[str, Any]]
-) -> list[str]:
+def coverage_problems(passages: list[dict[str, Any]], citations: list[dict[str, Any]]) -> list[str]:
     """Why the passages' coverage does not match the rows citing them (empty when it does)."""
     cited = {c["passage"] for c in citations}
     failed = []

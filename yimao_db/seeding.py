@@ -102,9 +102,7 @@ def sync(conn: Connection, tables: Tables) -> SyncReport:
     for table in ordered:
         wanted = {_key(table, r): r for r in tables[table.name]}
         columns = [c for c in table.columns if not wanted or c.name in next(iter(wanted.values()))]
-        current = {
-            _key(table, dict(r)): dict(r) for r in conn.execute(select(*columns)).mappings()
-        }
+        current = {_key(table, dict(r)): dict(r) for r in conn.execute(select(*columns)).mappings()}
         gone = sorted(current.keys() - wanted.keys())
         early = table.name not in referenced
         if early:

@@ -7,8 +7,9 @@ does not, or the other way round, is a problem named by reading, sign and line. 
 sign tables themselves are compared with the rules by ``yimao check``'s seeded-table check,
 like every other seeded table.
 
-Readings are read in batches of ``BATCH`` ids, each batch with one query per view, so a
-check of many readings never runs the view once per reading.
+Readings are read in batches of ``BATCH`` ids, each batch with one query per view (the ids
+bound as one expanding parameter), so a check of many readings never runs the view once per
+reading.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 
-from sqlalchemy import Connection, text
+from sqlalchemy import BindParameter, Connection, bindparam, text
 
 from yimao_db.check import Problem
 from yimao_db.rules.reading_signs import reading_signs
@@ -24,17 +25,18 @@ from yimao_db.rules.reading_signs import reading_signs
 BATCH = 500
 MAX_PROBLEMS = 50  # listed per check; the rest are counted in one line
 
+IDS_PARAM: BindParameter[list[int]] = bindparam("ids", expanding=True)
 READINGS = text(
     "SELECT id, day_gz, month_branch, hour_gz, najia_half, matter FROM reading "
-    "WHERE id BETWEEN :lo AND :hi ORDER BY id"
-)
+    "WHERE id IN :ids ORDER BY id"
+).bindparams(IDS_PARAM)
 LINES = text(
     "SELECT reading_id, position, value FROM reading_line "
-    "WHERE reading_id BETWEEN :lo AND :hi ORDER BY reading_id, position"
-)
+    "WHERE reading_id IN :ids ORDER BY reading_id, position"
+).bindparams(IDS_PARAM)
 SIGNS = text(
-    "SELECT reading_id, sign, position FROM v_reading_sign WHERE reading_id BETWEEN :lo AND :hi"
-)
+    "SELECT reading_id, sign, position FROM v_reading_sign WHERE reading_id IN :ids"
+).bindparams(IDS_PARAM)
 IDS = text("SELECT id FROM reading ORDER BY id")
 
 Fired = Counter[tuple[str, int | None]]
@@ -80,8 +82,7 @@ def sign_problems(conn: Connection, reading_ids: Iterable[int] | None = None) ->
     )
     problems: list[Problem] = []
     for batch in _batches(wanted):
-        bounds = {"lo": batch[0], "hi": batch[-1]}
-        chosen = set(batch)
+        bounds = {"ids": batch}
         values: dict[int, str] = defaultdict(str)
         for rid, _, value in conn.execute(LINES, bounds):
             values[rid] += str(value)
@@ -89,7 +90,7 @@ def sign_problems(conn: Connection, reading_ids: Iterable[int] | None = None) ->
         for rid, sign, position in conn.execute(SIGNS, bounds):
             have[rid][(sign, position)] += 1
         for rid, day, month, hour, half, matter in conn.execute(READINGS, bounds):
-            if rid not in chosen or len(values[rid]) != 6:
+            if len(values[rid]) != 6:
                 continue  # six lines are yimao check's own reading check
             fired = reading_signs(
                 values[rid],

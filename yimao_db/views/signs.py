@@ -204,20 +204,24 @@ FROM (
       JOIN hexagram_line xc ON xc.king_wen = r.changed_kw AND xc.position = x.position
       WHERE x.reading_id = r.id AND xv.is_moving = 1 AND xc.branch = g.partner_b))
   UNION ALL
-  -- a body holding what the matter asked about wants or fears
+  -- a body holding what the matter asked about wants or fears (CROSS JOIN keeps the
+  -- reading and its matter first: most readings ask about none)
   SELECT r.id, mt.sign, lp.position
   FROM reading r
-  JOIN matter_sign mt ON mt.matter = r.matter
-  JOIN line_place lp ON lp.king_wen = r.primary_kw AND lp.place = mt.place
-  JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = lp.position
-  JOIN ganzhi d ON d.name = r.day_gz
-  JOIN day_spirit ds ON ds.day_stem = d.stem AND ds.position = lp.position
-  JOIN line_najia ln
-    ON ln.king_wen = r.primary_kw AND ln.position = lp.position AND ln.half_year = r.najia_half
+  CROSS JOIN matter_sign mt
+  CROSS JOIN line_place lp
+  CROSS JOIN hexagram_line l
+  CROSS JOIN ganzhi d
+  CROSS JOIN day_spirit ds
+  CROSS JOIN line_najia ln
   LEFT JOIN ganzhi hg ON hg.name = r.hour_gz
   LEFT JOIN noble_hour nh ON nh.hour_branch = hg.branch
   LEFT JOIN noble_general ng ON ng.day_stem = d.stem AND ng.half = nh.half AND ng.branch = l.branch
-  WHERE EXISTS (
+  WHERE mt.matter = r.matter AND lp.king_wen = r.primary_kw AND lp.place = mt.place
+    AND l.king_wen = r.primary_kw AND l.position = lp.position
+    AND d.name = r.day_gz AND ds.day_stem = d.stem AND ds.position = lp.position
+    AND ln.king_wen = r.primary_kw AND ln.position = lp.position AND ln.half_year = r.najia_half
+    AND EXISTS (
     SELECT 1 FROM matter_preference mp
     WHERE mp.matter = r.matter AND mp.attitude = mt.attitude
       AND (mp.item_kind = 'relative' AND mp.item = l.relative
@@ -230,11 +234,13 @@ FROM (
   -- a void body as relief for the matter asked about
   SELECT r.id, mf.sign, lp.position
   FROM reading r
-  JOIN matter_relief_sign mf ON mf.matter = r.matter
-  JOIN line_place lp ON lp.king_wen = r.primary_kw AND lp.place = mf.place
-  JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = lp.position
-  JOIN branch_on_day bd
-    ON bd.day_gz = r.day_gz AND bd.branch = l.branch AND bd.is_void = mf.is_void
+  CROSS JOIN matter_relief_sign mf
+  CROSS JOIN line_place lp
+  CROSS JOIN hexagram_line l
+  CROSS JOIN branch_on_day bd
+  WHERE mf.matter = r.matter AND lp.king_wen = r.primary_kw AND lp.place = mf.place
+    AND l.king_wen = r.primary_kw AND l.position = lp.position
+    AND bd.day_gz = r.day_gz AND bd.branch = l.branch AND bd.is_void = mf.is_void
 ) x
 JOIN sign s ON s.name = x.sign
 """,
