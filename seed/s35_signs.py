@@ -11,6 +11,7 @@ every sign can fire; the najia rules rebuild the najia table.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import asdict
 from itertools import product
 from typing import Any
 
@@ -95,26 +96,8 @@ def sign_rows() -> Rows:
         }
         for g in signs.group_rules()
     ]
-    rows["matter_sign"] = [
-        {
-            "matter": m.matter,
-            "place": m.place,
-            "attitude": m.attitude,
-            "sign": m.sign,
-            **attributes(m.sign),
-        }
-        for m in signs.matter_rules()
-    ]
-    rows["matter_relief_sign"] = [
-        {
-            "matter": m.matter,
-            "place": m.place,
-            "is_void": m.is_void,
-            "sign": m.sign,
-            **attributes(m.sign),
-        }
-        for m in signs.relief_rules()
-    ]
+    rows["matter_sign"] = [{**asdict(m), **attributes(m.sign)} for m in signs.matter_rules()]
+    rows["matter_relief_sign"] = [{**asdict(m), **attributes(m.sign)} for m in signs.relief_rules()]
     return rows
 
 

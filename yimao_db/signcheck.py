@@ -49,28 +49,19 @@ def _batches(ids: Sequence[int]) -> Iterator[list[int]]:
 
 def _compare(reading_id: int, want: Fired, have: Fired) -> list[Problem]:
     found = []
-    for (sign, position), n in sorted((want - have).items(), key=repr):
-        where = "the reading" if position is None else f"line {position}"
-        found.append(
-            Problem(
-                "reading",
-                "v_reading_sign",
-                f"reading_id={reading_id}",
-                f"sign {sign} on {where}: the rules give it{'' if n == 1 else f' {n} times'}, "
-                "the view does not",
+    for extra, gives, not_ in ((want - have, "rules", "view"), (have - want, "view", "rules")):
+        for (sign, position), n in sorted(extra.items(), key=repr):
+            where = "the reading" if position is None else f"line {position}"
+            times = "" if n == 1 else f" {n} times"
+            found.append(
+                Problem(
+                    "reading",
+                    "v_reading_sign",
+                    f"reading_id={reading_id}",
+                    f"sign {sign} on {where}: the {gives} give{'s' if gives == 'view' else ''} "
+                    f"it{times}, the {not_} do{'es' if not_ == 'view' else ''} not",
+                )
             )
-        )
-    for (sign, position), n in sorted((have - want).items(), key=repr):
-        where = "the reading" if position is None else f"line {position}"
-        found.append(
-            Problem(
-                "reading",
-                "v_reading_sign",
-                f"reading_id={reading_id}",
-                f"sign {sign} on {where}: the view gives it{'' if n == 1 else f' {n} times'}, "
-                "the rules do not",
-            )
-        )
     return found
 
 
