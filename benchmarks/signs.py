@@ -13,8 +13,13 @@ asks about each of the four matters), then measures:
 
 Run: ``python benchmarks/signs.py --readings 1000000`` (a temporary SQLite file; about
 a minute and a half to store a million readings), or ``--db URL`` for a database of your
-own (PostgreSQL: a fresh database; readings are added). Wall-clock figures are what count;
-CPU time is printed too because a shared machine makes wall time noisy.
+own (PostgreSQL: a fresh database; readings are added, then ANALYZE). Wall-clock figures
+are what count; CPU time is printed too because a shared machine makes wall time noisy.
+
+Measured on the shared two-core machine of the change (SQLite, 1 000 000 readings): (a)
+median 0.45 ms, p90 0.69 ms; (b) 148 s; (c) 1.4 s; (d) 0.95 ms a reading, 0 differences.
+PostgreSQL 15, 100 000 readings: (a) 1.8 ms once the statement is prepared (planning the
+view the first time on a connection takes about 0.25 s); (b) 14.5 s; (c) 1.8 s; (d) 1.4 ms.
 """
 
 from __future__ import annotations
@@ -108,6 +113,8 @@ def store(engine: Engine, count: int, seed: int) -> int:
             conn.execute(insert(reading), done)
             conn.execute(insert(reading_line), lines)
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("ANALYZE"))  # statistics for the planner after a bulk load
         return int(conn.execute(select(func.count()).select_from(reading)).scalar_one())
 
 
