@@ -31,34 +31,28 @@ from yimao_db.rules import bodies, dusk, lines, matters, shensha, spirits, stage
 from yimao_db.rules.day_month import CONTROLS_ME, GENERATES_ME, SAME
 from yimao_db.rules.elements import relation
 from yimao_db.rules.relations import clash, harmony, punishments, triads
+from yimao_db.vocab import (
+    AUSPICIOUS,
+    INAUSPICIOUS,
+    LINE_PLACES,
+    NEUTRAL,
+    SIGN_GROUPS,
+    SIGN_POLARITIES,
+    SIGN_SUBJECTS,
+)
 
 # --- vocabulary ---------------------------------------------------------------------------
 
-AUSPICIOUS, INAUSPICIOUS, NEUTRAL = "吉", "凶", "中"
-POLARITIES = (AUSPICIOUS, INAUSPICIOUS, NEUTRAL)
+POLARITIES = SIGN_POLARITIES
 BOOK, STANDARD, DECISION = "book", "standard", "decision"
 
-# where the chart lists a sign
-GROUPS = ("world", "bodies", "between", "lines")
+GROUPS = SIGN_GROUPS  # where the chart lists a sign
 WORLD_GROUP, BODIES, BETWEEN, LINES = GROUPS
-
-# what a sign speaks of
-SUBJECTS = (
-    *("世", "應", "世應", "卦身", "世身", "間爻"),
-    *("line", "hexagram", "spirit", "star", "mansion"),
-)
+SUBJECTS = SIGN_SUBJECTS  # what a sign speaks of
 
 # the places a line holds in its hexagram (table line_place)
-WORLD, RESPONSE, BETWEEN_LINE, GUA_SHEN, SHI_SHEN, AHEAD, BEHIND = (
-    "世",
-    "應",
-    "間",
-    "卦身",
-    "世身",
-    "身前",
-    "身後",
-)
-PLACES = (WORLD, RESPONSE, BETWEEN_LINE, GUA_SHEN, SHI_SHEN, AHEAD, BEHIND)
+PLACES = LINE_PLACES
+WORLD, RESPONSE, BETWEEN_LINE, GUA_SHEN, SHI_SHEN, AHEAD, BEHIND = PLACES
 
 GHOST, WEALTH, OFFSPRING = "官鬼", "妻財", "子孫"
 TOMB = "墓"

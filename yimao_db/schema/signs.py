@@ -17,17 +17,15 @@ from sqlalchemy.schema import SchemaItem
 
 from yimao_db.schema.base import between, boolean, col, fk, key, one_of, ref, table
 from yimao_db.schema.core import RELATIONS
+from yimao_db.vocab import AUSPICIOUS, INAUSPICIOUS
+from yimao_db.vocab import LINE_PLACES as PLACES
+from yimao_db.vocab import SIGN_GROUPS as GROUPS
+from yimao_db.vocab import SIGN_POLARITIES as POLARITIES
+from yimao_db.vocab import SIGN_SUBJECTS as SUBJECTS
 
 SECTION = "rules"
 
-POLARITIES = ("吉", "凶", "中")
-GROUPS = ("world", "bodies", "between", "lines")
-SUBJECTS = (
-    *("世", "應", "世應", "卦身", "世身", "間爻"),
-    *("line", "hexagram", "spirit", "star", "mansion"),
-)
-PLACES = ("世", "應", "間", "卦身", "世身", "身前", "身後")
-NATURES = ("吉", "凶")
+NATURES = (AUSPICIOUS, INAUSPICIOUS)
 ATTITUDES = ("want", "fear")
 
 
