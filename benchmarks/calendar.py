@@ -1,7 +1,7 @@
 """Calendar benchmark: the fast moment computation against tyme4py's objects.
 
 1. The full comparison, which must find 0 differences: ``moment_at`` against
-   ``yimao_db.tymeoracle.reference_moment`` (tyme4py's objects, per moment) on
+   ``yimao_db.calendar.tymeoracle.reference_moment`` (tyme4py's objects, per moment) on
    100,000 random minutes of 1901-2099 in Asia/Shanghai (each with a random day convention),
    and on every 節 of 1901-2099 one minute before and one minute after its instant (there
    also against tyme4py's ``SolarTime.get_term()`` as it is).
@@ -23,10 +23,15 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-from yimao_db import solarterms
-from yimao_db.civiltime import parse_at
-from yimao_db.moment import moment_at
-from yimao_db.tymeoracle import get_term_pillars, jie_minutes, random_minutes, reference_moment
+from yimao_db.calendar import solarterms
+from yimao_db.calendar.civiltime import parse_at
+from yimao_db.calendar.moment import moment_at
+from yimao_db.calendar.tymeoracle import (
+    get_term_pillars,
+    jie_minutes,
+    random_minutes,
+    reference_moment,
+)
 
 TZ = "Asia/Shanghai"
 YEARS = range(1901, 2100)

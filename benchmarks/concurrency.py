@@ -22,13 +22,13 @@ import statistics
 import sys
 import tempfile
 import time
-import uuid
 from multiprocessing.synchronize import Barrier
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, text
+from sqlalchemy import text
 from sqlalchemy.engine import make_url
+from throwaway import postgresql_database
 
 from yimao_db.build import build
 from yimao_db.db import reader_engine, writer_engine
@@ -140,17 +140,8 @@ def main(argv: list[str] | None = None) -> None:
         bench("SQLite (WAL, one file)", str(Path(tmp) / "bench.db"), args.seconds)
     if args.pg_url:
         server = make_url(args.pg_url)
-        name = f"yimao_bench_{uuid.uuid4().hex[:10]}"
-        admin = create_engine(server, isolation_level="AUTOCOMMIT")
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-        try:
-            url = server.set(database=name).render_as_string(hide_password=False)
+        with postgresql_database(args.pg_url) as url:
             bench(f"PostgreSQL ({server.host}:{server.port})", url, args.seconds)
-        finally:
-            with admin.connect() as conn:
-                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-            admin.dispose()
 
 
 if __name__ == "__main__":

@@ -34,8 +34,8 @@ from typing import Any
 from sqlalchemy import Engine, func, insert, select
 
 from yimao_db.build import build
+from yimao_db.calendar.moment import Moment, moment_at
 from yimao_db.db import writer_engine
-from yimao_db.moment import Moment, moment_at
 from yimao_db.readings import cast, chart
 from yimao_db.schema.readings import reading, reading_line
 

@@ -8,7 +8,7 @@ asks about each of the four matters), then measures:
 (b) the report "how often each sign fires" of docs/queries.md over every reading: seconds;
 (c) the same report restricted to the first 10 000 readings (``reading_id <= 10000``),
     the size of a report on a slice: seconds;
-(d) the oracle (``yimao_db.signcheck.sign_problems``) on ``--sample`` readings: ms per
+(d) the oracle (``yimao_db.check.signs.sign_problems``) on ``--sample`` readings: ms per
     reading, and the number of differences (0 expected).
 
 Run: ``python benchmarks/signs.py --readings 1000000`` (a temporary SQLite file; about
@@ -37,12 +37,12 @@ from typing import Any
 from sqlalchemy import Engine, func, insert, select, text
 
 from yimao_db.build import build
+from yimao_db.check.signs import sign_problems
 from yimao_db.db import reader_engine, writer_engine
 from yimao_db.rules import spirits
 from yimao_db.rules.chart import reading_keys
 from yimao_db.rules.ganzhi import sixty
 from yimao_db.schema.readings import reading, reading_line
-from yimao_db.signcheck import sign_problems
 
 BRANCHES = "子丑寅卯辰巳午未申酉戌亥"
 MATTERS = (None, "功名", "財利", "獄訟", "憂患")

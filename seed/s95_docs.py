@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from yimao_db.docs import meta_rows, problems
+from yimao_db.meta import meta_rows, problems
 from yimao_db.views import contract
 
 

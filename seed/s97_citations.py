@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from yimao_db.docs import cited_rows
+from yimao_db.meta import cited_rows
 from yimao_db.schema.sources import MAX_THEORY
 
 

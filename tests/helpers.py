@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import Engine, text
 
 from yimao_db.cli import main
 
@@ -63,21 +66,68 @@ def cast_into(db: str, lines: str | None = None, **kwargs: Any) -> int:
     from sqlalchemy import MetaData, Table, insert
 
     from yimao_db.db import writer_engine
-    from yimao_db.readings import line_rows, make_moment, prepare, reading_row
+    from yimao_db.readings import (
+        LINE_COLUMNS,
+        READING_COLUMNS,
+        make_moment,
+        prepare,
+        reading_rows,
+        stored_at,
+    )
 
     moment_args = ("at", "tz", "pillars", "year", "month", "day", "hour", "early_rat")
     moment = make_moment(**{k: kwargs.pop(k) for k in moment_args if k in kwargs})
     engine = writer_engine(db)
     try:
         with engine.begin() as conn:
-            request = prepare(conn, lines, moment=moment, **kwargs)
+            row, lines_ = reading_rows(prepare(conn, lines, moment=moment, **kwargs))
             table = Table("reading", MetaData(), autoload_with=conn)
-            row = {k: v for k, v in reading_row(request).items() if k in table.c}
-            reading_id = int(
-                conn.execute(insert(table).values(row).returning(table.c.id)).scalar_one()
+            values = {k: v for k, v in zip(READING_COLUMNS, row, strict=True) if k in table.c}
+            inserted = conn.execute(
+                insert(table).values(created_at=stored_at(), **values).returning(table.c.id)
             )
+            reading_id = int(inserted.scalar_one())
             lines_table = Table("reading_line", MetaData(), autoload_with=conn)
-            conn.execute(insert(lines_table), line_rows(request, reading_id))
+            conn.execute(
+                insert(lines_table),
+                [
+                    {"reading_id": reading_id, **dict(zip(LINE_COLUMNS, x, strict=True))}
+                    for x in lines_
+                ],
+            )
             return reading_id
     finally:
         engine.dispose()
+
+
+def counts(engine: Engine) -> tuple[int, int]:
+    """How many readings and reading lines are stored."""
+    with engine.connect() as conn:
+        row = conn.execute(
+            text("SELECT (SELECT COUNT(*) FROM reading), (SELECT COUNT(*) FROM reading_line)")
+        ).one()
+    return int(row[0]), int(row[1])
+
+
+def coins_of(engine: Engine, reading_id: int) -> list[int | None]:
+    """The coins of a stored reading's lines, line 1 first."""
+    with engine.connect() as conn:
+        rows = conn.execute(
+            text("SELECT coins FROM reading_line WHERE reading_id = :id ORDER BY position"),
+            {"id": reading_id},
+        ).scalars()
+        return [None if c is None else int(c) for c in rows]
+
+
+@contextlib.contextmanager
+def raw(path: Path, *, ignore_checks: bool = False) -> Iterator[sqlite3.Connection]:
+    """A plain sqlite3 connection to ``path`` with foreign keys off, autocommit: tests use it
+    to damage a database behind yimao's back (``ignore_checks``: CHECK constraints off too)."""
+    con = sqlite3.connect(path, isolation_level=None)
+    con.execute("PRAGMA foreign_keys=OFF")
+    if ignore_checks:
+        con.execute("PRAGMA ignore_check_constraints=ON")
+    try:
+        yield con
+    finally:
+        con.close()

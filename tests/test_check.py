@@ -11,13 +11,12 @@ import contextlib
 import io
 import os
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import copy_db
-from sqlalchemy import UniqueConstraint
+from helpers import copy_db, raw
+from sqlalchemy import UniqueConstraint, text
 
 from yimao_db import check as doctor
 from yimao_db import seeding
@@ -62,19 +61,6 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def damaged(template: Path, tmp_path: Path) -> Path:
     return copy_db(template, tmp_path / "damaged.db")
-
-
-@contextlib.contextmanager
-def raw(path: Path, *, ignore_checks: bool = False) -> Iterator[sqlite3.Connection]:
-    """A plain sqlite3 connection with foreign keys off, autocommit."""
-    con = sqlite3.connect(path, isolation_level=None)
-    con.execute("PRAGMA foreign_keys=OFF")
-    if ignore_checks:
-        con.execute("PRAGMA ignore_check_constraints=ON")
-    try:
-        yield con
-    finally:
-        con.close()
 
 
 def where(key: dict[str, Any]) -> tuple[str, list[Any]]:
@@ -169,6 +155,29 @@ def test_fresh_database_is_clean(fresh_db: str) -> None:
     assert report.ok
     assert f"revision {head_revision()} (head)" in report.checked
     assert "3 readings" in report.checked
+
+
+def test_tampered_readings_on_any_backend(fresh_db: str, expected: Tables) -> None:
+    """What the constraints let through on every backend (PostgreSQL included): values that
+    are valid alone but disagree with the reading's inputs."""
+    values, coins, notation = cast_some(fresh_db)
+    engine = writer_engine(fresh_db)
+    try:
+        with engine.begin() as conn:
+            for statement, params in (
+                ("UPDATE reading SET day_gz = '丁卯' WHERE id = :id", {"id": coins}),
+                ("UPDATE reading SET created_at = 'yesterday' WHERE id = :id", {"id": coins}),
+                ("UPDATE reading SET cast_input = '999999' WHERE id = :id", {"id": values}),
+                ("UPDATE reading SET hour_gz = '戊寅' WHERE id = :id", {"id": notation}),
+            ):
+                conn.execute(text(statement), params)
+    finally:
+        engine.dispose()
+    found = "\n".join(str(p) for p in doctor.check(fresh_db, expected))
+    assert f"reading: reading id={coins}: day_gz is '丁卯', the calendar gives " in found
+    assert f"reading: reading id={coins}: created_at 'yesterday' is not a UTC" in found
+    assert f"reading: reading id={values}: cast_input '999999' (method values) gives " in found
+    assert f"reading: reading id={notation}: hour pillar 戊寅 does not fit the day 甲子" in found
 
 
 @sqlite_only
@@ -301,7 +310,7 @@ def test_damaged_readings_are_caught(damaged: Path, expected: Tables) -> None:
     assert f"reading: reading_line reading_id={first}: 5 lines" in text
     assert f"reading: reading_line reading_id={second}: 6 lines" in text
     assert "1 values outside 6..9" in text
-    assert f"reading: reading id={third}: invalid moment" in text
+    assert f"reading: reading id={third}: month pillar 甲子 and month branch 寅 disagree" in text
     assert "reading: reading_line reading_id=999 position=1: line of a reading" in text
     assert "foreign key: reading_line reading_id=999 position=1: column reading_id" in text
     assert f"reading: v_reading reading_id={first}: the chart does not resolve" in text
@@ -325,7 +334,7 @@ def test_revisions_older_newer_and_none(damaged: Path, expected: Tables, tmp_pat
         con.execute("UPDATE alembic_version SET version_num = '9999'")
     problems = doctor.check(damaged.as_posix(), expected)
     assert [p.kind for p in problems] == ["revision"]
-    assert "'9999' is unknown" in problems[0].detail
+    assert "'9999', which is unknown to this yimao-db" in problems[0].detail
 
     older = tmp_path / "older.db"
     engine = writer_engine(str(older), building=True)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -311,3 +313,191 @@ def test_python_dash_m_entry_point(tmp_path: Path) -> None:
     assert proc.stdout.startswith("usage: yimao")
     assert "build" in proc.stdout and "show" in proc.stdout
     assert list(tmp_path.iterdir()) == []
+
+
+# --- Ctrl-C, unexpected errors, huge numbers ------------------------------------------------
+
+PILLARS = "甲辰,丙寅,戊戌,庚申"
+
+
+def _readings(db: str) -> int:
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return int(con.execute("SELECT COUNT(*) FROM reading_line").fetchone()[0])
+    finally:
+        con.close()
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``run``, but Ctrl-C escaping ``main`` fails the test instead of stopping pytest."""
+    try:
+        return run(capsys, *argv)
+    except KeyboardInterrupt:
+        pytest.fail("KeyboardInterrupt escaped yimao_db.cli.main")
+
+
+def _interrupt_after(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> None:
+    """Make ``module.name`` do its work and then raise KeyboardInterrupt (Ctrl-C)."""
+    real = getattr(module, name)
+
+    def interrupted(*args: object, **kwargs: object) -> object:
+        real(*args, **kwargs)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(module, name, interrupted)
+
+
+@pytest.mark.sqlite_only
+@pytest.mark.parametrize(
+    ("module", "function"),
+    [
+        ("yimao_db.readings", "store"),  # the reading is inserted, not yet committed
+        ("yimao_db.present.chart", "render_chart"),  # stored, and its chart is being laid out
+    ],
+)
+def test_ctrl_c_during_cast_keeps_no_reading(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    fresh_db: str,
+    module: str,
+    function: str,
+) -> None:
+    _interrupt_after(monkeypatch, importlib.import_module(module), function)
+    code, out, err = _run(capsys, "cast", "789678", "--pillars", PILLARS, "--db", fresh_db)
+    assert (code, out, err) == (130, "", "interrupted\n")
+    assert _readings(fresh_db) == 0
+
+
+@pytest.mark.sqlite_only
+def test_ctrl_c_during_build_rolls_it_back(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, fresh_db: str
+) -> None:
+    from yimao_db import seeding
+
+    con = sqlite3.connect(fresh_db)
+    con.execute("UPDATE stem SET element = '水' WHERE name = '甲'")  # the build would repair it
+    con.commit()
+    con.close()
+    before = list(sqlite3.connect(fresh_db).iterdump())
+    _interrupt_after(monkeypatch, seeding, "sync")
+    code, out, err = _run(capsys, "build", "--db", fresh_db)
+    assert (code, out, err) == (130, "", "interrupted\n")
+    assert list(sqlite3.connect(fresh_db).iterdump()) == before
+
+
+def test_ctrl_c_during_show(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, built_db: str
+) -> None:
+    from yimao_db.present import show
+
+    _interrupt_after(monkeypatch, show, "render_show")
+    assert _run(capsys, "show", "姤", "--db", built_db) == (130, "", "interrupted\n")
+
+
+SIGINT_RUNNER = """
+import os, signal, sys
+from yimao_db import seeding
+from yimao_db.cli import main
+real = seeding.sync
+def sync(*args, **kwargs):
+    report = real(*args, **kwargs)
+    os.kill(os.getpid(), signal.SIGINT)  # a real Ctrl-C, delivered part-way through the build
+    return report
+seeding.sync = sync
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.sqlite_only
+def test_a_real_sigint_during_build(tmp_path: Path) -> None:
+    db = tmp_path / "y.db"
+    env = {k: v for k, v in os.environ.items() if k != ENV_VAR}
+    proc = subprocess.run(
+        [sys.executable, "-c", SIGINT_RUNNER, "build", "--db", str(db)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "interrupted\n")
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:  # the first build was rolled back: an empty file, no tables
+        assert con.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0
+    finally:
+        con.close()
+
+
+def test_an_unexpected_exception_is_one_line_exit_70(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, built_db: str
+) -> None:
+    from yimao_db.present import show
+
+    def broken(*_args: object) -> str:
+        raise RuntimeError("a bug\nover two lines")
+
+    monkeypatch.setattr(show, "render_show", broken)
+    monkeypatch.delenv("YIMAO_DEBUG", raising=False)
+    code, out, err = run(capsys, "show", "姤", "--db", built_db)
+    assert (code, out) == (70, "")
+    assert err == (
+        "internal error: RuntimeError: a bug\\nover two lines "
+        "(set YIMAO_DEBUG=1 for the traceback)\n"
+    )
+    monkeypatch.setenv("YIMAO_DEBUG", "1")
+    code, out, err = run(capsys, "show", "姤", "--db", built_db)
+    assert (code, out) == (70, "")
+    assert err.startswith("Traceback (most recent call last):")
+    assert 'raise RuntimeError("a bug\\nover two lines")' in err
+    assert err.endswith("\ninternal error: RuntimeError: a bug\\nover two lines\n")
+
+
+@pytest.mark.parametrize("argv", [["reading", "9" * 5000], ["readings", "--limit", "9" * 5000]])
+def test_numbers_beyond_python_int_conversion_limit(
+    capsys: pytest.CaptureFixture[str], built_db: str, argv: list[str]
+) -> None:
+    code, out, err = run(capsys, *argv, "--db", built_db)
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and "(5000 characters)" in err
+    assert err.startswith("error: bad reading id" if argv[0] == "reading" else "error: bad --limit")
+
+
+def _yimao(*argv: str, **env: str) -> subprocess.Popen[bytes]:
+    environ = {k: v for k, v in os.environ.items() if k != ENV_VAR}
+    return subprocess.Popen(
+        [sys.executable, "-m", "yimao_db", *argv],
+        env={**environ, **env},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+
+def test_a_terminal_that_cannot_show_the_characters(built_db: str) -> None:
+    out, err = _yimao("show", "乾", "--db", built_db, PYTHONIOENCODING="ascii").communicate(
+        timeout=60
+    )
+    assert out == b""
+    assert err.decode() == (
+        "error: the output encoding ascii cannot show the result; use a UTF-8 locale or set "
+        "PYTHONIOENCODING=utf-8\n"
+    )
+
+
+def test_a_reader_that_stops_early(built_db: str) -> None:
+    """``yimao … | head -1``: the closed pipe is not an error and says nothing."""
+    many = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 30000) "
+    proc = _yimao("sql", many + "SELECT i FROM n", "--csv", "--db", built_db)  # > a pipe
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()  # the reader goes away before the command has written everything
+    assert proc.wait(timeout=60) == 0
+    assert proc.stderr.read() == b""
+
+
+def test_the_entry_point_loads_little_before_main_handles_ctrl_c() -> None:
+    """A Ctrl-C while the program starts is a traceback unless main is already running: the
+    module holding main loads no database library (SQLAlchemy is loaded inside main)."""
+    probe = "import sys, yimao_db.cli; print(sorted(m for m in sys.modules if 'sqlalchemy' in m))"
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert proc.stdout == "[]\n"

@@ -18,10 +18,12 @@ from alembic import command
 from helpers import run
 from sqlalchemy import Column, Connection, MetaData, String, Table, inspect, text
 
-from yimao_db import docs, seeding
+from yimao_db import meta as metamod
+from yimao_db import seeding
 from yimao_db.build import alembic_config, build, head_revision
 from yimao_db.db import writer_engine
 from yimao_db.errors import SeedCheckFailed
+from yimao_db.present import schema_doc
 from yimao_db.readings import PARTS, Chart, ChartLine, ChartSign, HiddenLine
 from yimao_db.schema import metadata
 from yimao_db.views import Col, contract, views
@@ -30,18 +32,18 @@ SCHEMA_MD = Path(__file__).resolve().parent.parent / "docs" / "schema.md"
 
 
 def meta(conn: Connection) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    return docs.read_meta(conn)
+    return metamod.read_meta(conn)
 
 
 # --- every table, view and column is described --------------------------------------------
 
 
 def test_every_live_table_view_and_column_is_described(conn: Connection) -> None:
-    assert docs.undocumented(conn) == []
+    assert metamod.undocumented(conn) == []
 
 
 def test_the_check_reads_the_live_database(conn: Connection) -> None:
-    live = docs.live_columns(conn)
+    live = metamod.live_columns(conn)
     tables, columns = meta(conn)
     assert {t["name"] for t in tables} == set(live)
     assert {(c["table_name"], c["column_name"]) for c in columns} == {
@@ -82,7 +84,7 @@ def test_undocumented_reports_a_new_view_column_and_blank(fresh_db: str) -> None
                     "WHERE table_name = 'v_hexagram' AND column_name = 'gua_shen'"
                 )
             )
-            found = docs.undocumented(c)
+            found = metamod.undocumented(c)
     finally:
         engine.dispose()
     assert "view v_extra: not in meta_table" in found
@@ -92,12 +94,12 @@ def test_undocumented_reports_a_new_view_column_and_blank(fresh_db: str) -> None
 
 
 def test_seeded_rows_are_the_generated_rows(conn: Connection) -> None:
-    rows = docs.meta_rows(docs.seed_passages())
+    rows = metamod.meta_rows(metamod.seed_passages())
     tables, columns = meta(conn)
     assert tables == rows["meta_table"]
     key = lambda c: (c["table_name"], c["ordinal"])  # noqa: E731
     assert sorted(columns, key=key) == sorted(rows["meta_column"], key=key)
-    assert docs.problems(rows["meta_table"], rows["meta_column"]) == []
+    assert metamod.problems(rows["meta_table"], rows["meta_column"]) == []
 
 
 def test_every_model_table_and_column_is_described_in_code() -> None:
@@ -108,11 +110,11 @@ def test_every_model_table_and_column_is_described_in_code() -> None:
 
 
 def test_problems_catch_bad_rows() -> None:
-    rows = docs.meta_rows(docs.seed_passages())
+    rows = metamod.meta_rows(metamod.seed_passages())
     tables, columns = rows["meta_table"], rows["meta_column"]
     columns[0] = {**columns[0], "description": ""}
     tables.append({**tables[0]})
-    found = docs.problems(tables, columns)
+    found = metamod.problems(tables, columns)
     assert any("no description" in p for p in found)
     assert any("documented twice" in p for p in found)
 
@@ -123,7 +125,7 @@ def test_seed_check_fails_on_an_undescribed_view(monkeypatch: pytest.MonkeyPatch
     broken = dict(views())
     view = broken["v_line"]
     broken["v_line"] = dataclasses.replace(view, columns=(Col(view.columns[0].name, ""),))
-    monkeypatch.setattr(docs, "views", lambda: broken)
+    monkeypatch.setattr(metamod, "views", lambda: broken)
     with pytest.raises(SeedCheckFailed, match=r"v_line\.king_wen: no description"):
         seeding.compute_tables()
 
@@ -182,9 +184,9 @@ def test_passages(conn: Connection) -> None:
 
 def test_first_passage() -> None:
     known = ["7.3", "7.7", "8.13"]
-    assert docs.first_passage("as said (§7.13, §7.7 commentary)", known) == "7.7"
-    assert docs.first_passage("§8.13–8.15", known) == "8.13"
-    assert docs.first_passage("spec §12, standard", known) is None
+    assert metamod.first_passage("as said (§7.13, §7.7 commentary)", known) == "7.7"
+    assert metamod.first_passage("§8.13–8.15", known) == "8.13"
+    assert metamod.first_passage("spec §12, standard", known) is None
 
 
 # --- the citation view --------------------------------------------------------------------
@@ -197,7 +199,7 @@ def test_citation_view_covers_every_table_with_a_passage(conn: Connection) -> No
         if "passage" in {c["name"] for c in inspect(conn).get_columns(name)}
     ]
     assert {"spirit", "branch_relation", "between_use", "meta_table", "meta_column"} <= set(cited)
-    assert docs.citation_gaps(conn) == []
+    assert metamod.citation_gaps(conn) == []
     listed = set(conn.execute(text("SELECT DISTINCT table_name FROM v_passage_citation")).scalars())
     with_rows = {
         name
@@ -219,7 +221,7 @@ def test_citation_gaps_notice_a_table_the_view_misses(fresh_db: str) -> None:
                 )
             )
             c.execute(text("INSERT INTO extra_symbol VALUES ('x', '5.1')"))
-            found = docs.citation_gaps(c)
+            found = metamod.citation_gaps(c)
     finally:
         engine.dispose()
     assert "extra_symbol: 1 rows cite a passage, v_passage_citation lists 0" in found
@@ -248,7 +250,7 @@ def test_every_cited_table_is_collected_without_naming_it() -> None:
     """passage_citation is filled from the schema: a table with a passage column is listed
     because it has one, and a new one needs no edit anywhere."""
     tables = seeding.compute_tables()
-    collected = {r["table_name"] for r in docs.cited_rows(tables)}
+    collected = {r["table_name"] for r in metamod.cited_rows(tables)}
     with_passage = {
         t.name
         for t in metadata.tables.values()
@@ -266,7 +268,7 @@ def test_every_cited_table_is_collected_without_naming_it() -> None:
         Column("name", String(8), primary_key=True),
         Column("passage", String(8)),
     )
-    rows = docs.cited_rows({**tables, "extra_symbol": [{"name": "x", "passage": "5.1"}]}, md)
+    rows = metamod.cited_rows({**tables, "extra_symbol": [{"name": "x", "passage": "5.1"}]}, md)
     assert {"table_name": "extra_symbol", "row_key": "x", "passage": "5.1", "basis": None} in rows
 
 
@@ -300,7 +302,7 @@ def test_schema_lists_every_table_and_view(
     code, out, err = run(capsys, "schema", "--db", built_db)
     assert (code, err) == (0, "")
     names = {line.split()[0] for line in out.splitlines()[2:]}
-    assert names == set(docs.live_columns(conn))
+    assert names == set(metamod.live_columns(conn))
     assert "v_passage_citation" in out and "The sixty stem-branch pairs" in out
 
 
@@ -364,8 +366,8 @@ def test_schema_on_an_unbuilt_database(capsys: pytest.CaptureFixture[str], tmp_p
 
 
 def test_docs_schema_md_is_up_to_date() -> None:
-    assert SCHEMA_MD.read_text(encoding="utf-8") == docs.generated_markdown(), (
-        "docs/schema.md is stale: run `python -m yimao_db.docs`"
+    assert SCHEMA_MD.read_text(encoding="utf-8") == schema_doc.generated_markdown(), (
+        "docs/schema.md is stale: run `python -m yimao_db.present.schema_doc`"
     )
 
 
@@ -380,8 +382,8 @@ def test_docs_schema_md_content() -> None:
 
 def test_docs_main_writes_the_file(tmp_path: Path) -> None:
     target = tmp_path / "out" / "schema.md"
-    assert docs.main([str(target)]) == 0
-    assert target.read_text(encoding="utf-8") == docs.generated_markdown()
+    assert schema_doc.main([str(target)]) == 0
+    assert target.read_text(encoding="utf-8") == schema_doc.generated_markdown()
 
 
 # --- yimao export-metadata ----------------------------------------------------------------
@@ -401,7 +403,7 @@ def test_export_metadata(
     assert more == []
     assert name == (Path(built_db).stem if "://" not in built_db else "yimao")
     tables = database["tables"]
-    live = docs.live_columns(conn)
+    live = metamod.live_columns(conn)
     assert set(tables) == set(live)
     for table, (_, columns) in live.items():
         assert tables[table]["description"]
@@ -444,8 +446,8 @@ def test_chart_classes_follow_the_view_contracts() -> None:
 
 
 def test_readings_md_view_columns_are_generated_from_the_contracts() -> None:
-    text = docs.readings_md_path().read_text(encoding="utf-8")
-    assert text == docs.with_view_columns(text), "run `python -m yimao_db.docs`"
+    text = schema_doc.readings_md_path().read_text(encoding="utf-8")
+    assert text == schema_doc.with_view_columns(text), "run `python -m yimao_db.present.schema_doc`"
     for view in ("v_reading", "v_reading_line", "v_reading_hidden"):
         assert f"<!-- columns of {view}: generated" in text
 

@@ -18,6 +18,7 @@ from yimao_db.build import build
 from yimao_db.cli import main
 from yimao_db.db import reader_engine, writer_engine
 from yimao_db.export import READING_TABLES, csv_cell, normalise, parquet_available
+from yimao_db.importing import import_file
 from yimao_db.schema import metadata
 
 
@@ -45,7 +46,7 @@ def add_readings(db: str, tmp: Path) -> None:
         "888888,2021-06-21T06:00,Europe/London,\n",
         encoding="utf-8",
     )
-    readings.import_file(rows, db=db)
+    import_file(rows, db=db)
     engine = writer_engine(db)
     try:
         with engine.begin() as conn:

@@ -9,6 +9,7 @@ A static check reads the package's source and refuses SQL text built from values
 
 from __future__ import annotations
 
+import argparse
 import ast
 import contextlib
 import io
@@ -27,8 +28,9 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import Connection
 
-from yimao_db import casting, lookup, moment, names
+from yimao_db import casting, lookup, names
 from yimao_db.build import build
+from yimao_db.calendar import moment
 from yimao_db.cli import main, make_parser
 from yimao_db.db import reader_engine
 from yimao_db.errors import UsageError, YimaoError
@@ -412,6 +414,174 @@ def test_import_files(
         assert count(db) == before
 
 
+# --- every command and option -----------------------------------------------------------------
+
+# Values that get past the first check, so that hostile values of the other options reach
+# the code behind it; every option also gets arbitrary text.
+GOOD_VALUES: dict[str, list[str]] = {
+    "name": [*NAMES, "青龍", "木", "官鬼", "角", "乾"],
+    "kind": ["hexagram", "trigram", "palace", "spirit", "branch"],
+    "lines": ["789678", "乾之姤", "姤:1,4", "乾", "2,1,3,0,2,2"],
+    "coins": ["2,1,3,0,2,2", "213022"],
+    "moving": ["1,4", "6"],
+    "at": ["2026-11-30T09:15", "2024-02-04T16:27:00+08:00", "1900-01-31T23:30"],
+    "tz": ["Asia/Shanghai", "Europe/London", "UTC", "America/St_Johns"],
+    "pillars": [PILLARS, "甲辰,丙寅,戊戌"],
+    "year": ["甲辰"],
+    "month": ["丙寅", "寅"],
+    "day": ["戊戌", "甲子"],
+    "hour": ["庚申"],
+    "najia": ["fixed", "seasonal"],
+    "question": ["q", "問", "\x1b[31m\n"],
+    "id": ["1", "2"],
+    "limit": ["1", "5"],
+    "table": ["hexagram", "v_reading", "reading", "HEXAGRAM"],
+    "database_name": ["yimao", "x y"],
+    "query": [
+        "SELECT * FROM v_hexagram",
+        "SELECT :p AS p",
+        "SELECT * FROM v_reading WHERE reading_id = :id",
+    ],
+    "param": ["p=1", "id:int=1", "p:float=1.5", "id=x"],
+    "format": ["csv", "jsonl", "parquet"],
+}
+PATH_DESTS = ("output", "dir")  # written to: always inside the sandbox
+# cheap commands more often than build (a re-seed) and check (a full recomputation)
+COMMAND_WEIGHTS = {"build": 1, "check": 1, "export": 2}
+
+
+def subcommands() -> dict[str, argparse.ArgumentParser]:
+    parser = make_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(sub.choices)
+
+
+def option_value(data: st.DataObject, action: argparse.Action, sandbox: Path) -> str:
+    dest = action.dest
+    if dest in PATH_DESTS:
+        name = data.draw(argv_text, label=dest).replace("/", "_")
+        return str(sandbox / f"out-{name}"[:200])
+    if action.choices is not None and data.draw(st.booleans(), label=f"{dest} is a choice"):
+        return str(data.draw(st.sampled_from(list(action.choices)), label=dest))
+    good = GOOD_VALUES.get(dest, [])
+    return str(
+        data.draw(st.one_of(st.sampled_from(good), argv_text) if good else argv_text, label=dest)
+    )
+
+
+def command_line(data: st.DataObject, sandbox: Path, db: str) -> list[str]:
+    """A command with any of its options, each given a good or a hostile value."""
+    parsers = subcommands()
+    names = [n for n in parsers for _ in range(COMMAND_WEIGHTS.get(n, 4))]
+    name = data.draw(st.sampled_from(names), label="command")
+    argv, positionals = [name], []
+    for action in parsers[name]._actions:
+        if isinstance(action, argparse._HelpAction) or action.dest == "db":
+            continue
+        if not action.option_strings:  # a positional: required unless nargs="?"
+            if action.nargs == "?" and not data.draw(st.booleans(), label=f"{action.dest}?"):
+                continue
+            if action.dest == "file":
+                body = data.draw(
+                    st.one_of(
+                        st.text(max_size=200),
+                        st.sampled_from(
+                            [
+                                "lines,at\n789678,2024-01-01T09:00\n",
+                                '{"lines": "乾之姤", "question": "\\u001b[2J"}\n',
+                            ]
+                        ),
+                    ),
+                    label="import file",
+                )
+                path = sandbox / data.draw(st.sampled_from(["in.csv", "in.jsonl", "in.txt"]))
+                path.write_text(body, encoding="utf-8")
+                positionals.append(str(path))
+            else:
+                positionals.append(option_value(data, action, sandbox))
+            continue
+        if not data.draw(st.booleans(), label=f"use {action.option_strings[-1]}"):
+            continue
+        flag = data.draw(st.sampled_from(action.option_strings), label="spelling")
+        if action.nargs == 0:
+            argv.append(flag)
+            continue
+        repeat = data.draw(st.integers(1, 3)) if isinstance(action, argparse._AppendAction) else 1
+        argv += [f"{flag}={option_value(data, action, sandbox)}" for _ in range(repeat)]
+    return [*argv, "--db", db, "--", *positionals]
+
+
+@SOME
+@given(st.data())
+def test_every_command_and_option(
+    db: str, tmp_path_factory: pytest.TempPathFactory, data: st.DataObject
+) -> None:
+    """Any command with any of its options: exit 0, or 2 with one ``error:`` line (1 from
+    ``yimao check`` with its report), never 70 (an internal error), never a traceback;
+    readings are added only by a successful cast or import, and no file is written outside
+    the sandbox the options point into."""
+    sandbox = tmp_path_factory.mktemp("sandbox")
+    argv = command_line(data, sandbox, db)
+    around = sorted(p.name for p in Path(db).parent.iterdir())
+    before = count(db)
+    code, out, err = cli(*argv)
+    assert code != 70, (argv, err)
+    if argv[0] == "check" and code == 1:
+        assert err == "" and out.endswith("found\n"), (argv, out)
+    else:
+        assert documented(code, out, err), (argv, code, out, err)
+    if code == 2:
+        assert err.count("\n") == 1 or err.startswith("usage: "), (argv, err)
+    after = count(db)
+    if code == 0 and argv[0] == "cast":
+        assert after == (before[0] + 1, before[1] + 6), argv
+    elif code == 0 and argv[0] == "import":
+        assert after[0] > before[0] and after[1] - before[1] == 6 * (after[0] - before[0])
+    else:
+        assert after == before, argv
+    assert sorted(p.name for p in Path(db).parent.iterdir()) == around, argv
+
+
+DB_SCHEMES = ["sqlite", "sqlite+pysqlite", "nosuch", "postgresql+nosuchdriver", "mysql", ""]
+db_values = st.one_of(
+    argv_text,
+    st.builds(lambda scheme, rest: f"{scheme}://{rest}", st.sampled_from(DB_SCHEMES), argv_text),
+    st.sampled_from(["sqlite://", "sqlite:///:memory:", ":memory:", ".", "..", "/", "~", "-"]),
+)
+
+
+@FAST
+@given(
+    db_values,
+    st.sampled_from(
+        [
+            ["show", "乾"],
+            ["readings"],
+            ["schema"],
+            ["sql", "SELECT 1 FROM hexagram"],
+            ["cast", "789678", "--pillars", PILLARS],
+        ]
+    ),
+)
+@example("sqlite://:", ["show", "乾"])  # a port that is not a number: make_url raised ValueError
+@example("sqlite:///x.db?timeout=abc", ["cast", "789678", "--pillars", PILLARS])
+@example("~0", ["show", "乾"])  # no such user: Path.expanduser raised RuntimeError
+def test_database_option_values(
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    value: str,
+    argv: list[str],
+) -> None:
+    """Any --db value, a path (relative to an empty directory) or a URL: a documented
+    error (there is no database there), never another exception; nothing is created."""
+    sandbox = tmp_path_factory.mktemp("dbvalue")
+    monkeypatch.chdir(sandbox)
+    code, out, err = cli(*argv, f"--db={value}")
+    assert code == 2 and documented(code, out, err), (value, argv, code, out, err)
+    assert err.count("\n") == 1, err
+    assert list(sandbox.iterdir()) == [], value
+
+
 # --- questions are stored byte for byte -------------------------------------------------------
 
 # "--" alone cannot be given as an option value: argparse drops it (reported; see below)
@@ -506,12 +676,29 @@ SQL_WORDS = ("SELECT ", "INSERT ", "UPDATE ", "DELETE ", "FROM ", "WHERE ", "PRA
 REVIEWED = {
     ("dialect.py", "PRAGMA busy_timeout={int(busy_timeout_ms)}"): "an int from a module constant",
     ("db.py", "PRAGMA busy_timeout={BUSY_TIMEOUT_MS}"): "a module constant",
-    ("check.py", "_quoted(conn, view)"): "a view name from the database's catalogue, quoted",
+    (
+        "check/__init__.py",
+        "_quoted(conn, view)",
+    ): "a view name from the database's catalogue, quoted",
     ("dialect.py", "PRAGMA foreign_keys={"): "ON or OFF, chosen by the code",
     ("migrating.py", "CREATE VIEW {view.name} AS {view.sql}"): "a view frozen in a revision",
     ("migrating.py", "DROP VIEW {view.name}"): "a view name frozen in a revision",
-    ("docs.py", "SELECT COUNT(*) FROM {quote(name)}"): "a catalogue table name, quoted",
-    ("docs.py", "FROM {CITATION_VIEW} WHERE table_name = :name"): "a constant; name is bound",
+    ("readings.py", "SELECT {columns} FROM {view} WHERE reading_id = :id{order}"): (
+        "a view's contract columns and name, from the package; the id is bound"
+    ),
+    ("meta.py", "SELECT COUNT(*) FROM {quote(name)}"): "a catalogue table name, quoted",
+    ("meta.py", "FROM {CITATION_VIEW} WHERE table_name = :name"): "a constant; name is bound",
+    ("dialect.py", "INSERT INTO {table} ("): (
+        "table and column names the importer passes: its own constants (readings.READING_COLUMNS)"
+    ),
+    (
+        "importing/__init__.py",
+        "self._statement(",
+    ): "dialect.insert_sql over the models' column names",
+    ("importing/spool.py", "{NAME}"): (
+        "the spool's schema name, its columns (readings.READING_COLUMNS, LINE_COLUMNS) and"
+        " row counts: module constants and ints"
+    ),
     ("export.py", "SELECT * FROM {dialect.quote(self.name)} ORDER BY {self.order_by}"): (
         "catalogue names, quoted; ORDER BY terms are quoted column names (dialect.sort_term)"
     ),

@@ -364,3 +364,32 @@ def test_read_only_file_system_readers_work(template: Path, shared_dir: Path) ->
     readers = [["show", "姤"], ["check"]]
     for argv, (code, output) in zip(readers, run_cli(readers, db, prefix), strict=True):
         assert code == 0, (argv, output)
+
+
+def test_unreadable_file_and_unwritable_directory(template: Path, shared_dir: Path) -> None:
+    """A file the user cannot read is named as such by readers and writers; a writable file
+    in a directory the user cannot write (SQLite's journal goes there) is refused by a
+    writer before SQLite opens it, and an empty one stays empty."""
+    prefix = unprivileged()
+    unreadable = copy_db(template, shared_dir / "unreadable.db")
+    unreadable.chmod(0o000)
+    results = run_cli(
+        [["show", "姤"], ["cast", "789678", "--pillars", PILLARS]], unreadable, prefix
+    )
+    assert results[0] == (2, f"error: cannot read the database {unreadable}: permission denied\n")
+    assert results[1] == (2, f"error: cannot write the database {unreadable}: permission denied\n")
+    place = shared_dir / "locked"
+    place.mkdir()
+    empty = place / "empty.db"
+    empty.touch()
+    if IS_ROOT:
+        os.chown(empty, NOBODY, NOBODY)  # the file is writable, its directory is not
+    else:
+        place.chmod(0o555)
+    for argv in (["build"], ["cast", "789678", "--pillars", PILLARS]):
+        [(code, output)] = run_cli([argv], empty, prefix)
+        assert code == 2, (argv, output)
+        assert output.startswith("error: ") and "Traceback" not in output
+        if argv == ["build"]:
+            assert f"directory {place} is not writable" in output
+        assert empty.stat().st_size == 0 and sorted(place.iterdir()) == [empty]

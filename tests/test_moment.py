@@ -1,6 +1,6 @@
 """Pillars of a moment (spec §12, §1 旬空, §7 五子遁).
 
-tyme4py is the oracle: the fast calendar of :mod:`yimao_db.moment` is compared with
+tyme4py is the oracle: the fast calendar of :mod:`yimao_db.calendar.moment` is compared with
 tyme4py's own objects on a fixed sample of moments and on every 節 ± 1 minute, 1901-2099.
 """
 
@@ -16,10 +16,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from tyme4py.solar import SolarTerm, SolarTime
 
-from yimao_db import solarterms, tymeoracle
-from yimao_db.civiltime import parse_at
-from yimao_db.errors import UsageError
-from yimao_db.moment import (
+from yimao_db.calendar import solarterms, tymeoracle
+from yimao_db.calendar.civiltime import parse_at
+from yimao_db.calendar.moment import (
     SOLAR_TERMS,
     Moment,
     moment_at,
@@ -27,6 +26,7 @@ from yimao_db.moment import (
     moment_of,
     parse_pillars,
 )
+from yimao_db.errors import UsageError
 from yimao_db.rules.ganzhi import ganzhi
 
 BEIJING = timezone(timedelta(hours=8))
@@ -469,7 +469,7 @@ def test_verify_terms_reports_a_corrupt_cache(monkeypatch: pytest.MonkeyPatch) -
 
 def test_hour_stem_comes_from_the_rule(monkeypatch: pytest.MonkeyPatch) -> None:
     """The hour stem is rules.spirits.hour_stem (五子遁), not a copy of it."""
-    import yimao_db.moment as moment_module
+    import yimao_db.calendar.moment as moment_module
 
     calls: list[tuple[str, str]] = []
 

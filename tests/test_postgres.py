@@ -6,11 +6,15 @@ says); the whole suite also runs on PostgreSQL with ``YIMAO_TEST_BACKEND=postgre
 from __future__ import annotations
 
 import json
+import re
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from helpers import run
-from sqlalchemy import inspect, text
+from sqlalchemy import create_engine, inspect, text
+from sqlalchemy.engine import make_url
 
 from yimao_db.db import ENV_VAR, reader_engine, writer_engine
 
@@ -68,7 +72,8 @@ def test_every_command_on_postgresql(
         encoding="utf-8",
     )
     a, b = both(capsys, lite, pg, "import", str(imports))
-    assert a == b == "11\n12\n"
+    assert a.startswith("imported 2 readings (ids 11–12) in ")
+    assert b.startswith("imported 2 readings (ids 11–12) in ")
     for reading_id in ("1", "3", "12"):
         a, b = both(capsys, lite, pg, "reading", reading_id, "--json")
         assert without_clock(a) == without_clock(b)
@@ -167,3 +172,80 @@ def test_a_server_that_is_not_there(capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert (code, out) == (2, "")
     assert err.startswith("error: database: ") and "Traceback" not in err
+
+
+# --- yimao sql as the read-only role of docs/interop.md, and as a superuser ----------------
+
+
+def interop_role_sql(role: str, database: str) -> list[str]:
+    """The statements docs/interop.md gives for a reporting role, for ``role`` on ``database``."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "interop.md").read_text("utf-8")
+    section = doc.split("### PostgreSQL readers", 1)[1]
+    block = section.split("```sql\n", 1)[1].split("```", 1)[0]
+    block = re.sub(r"--[^\n]*", "", block)
+    block = re.sub(r"\breport\b", role, block).replace("DATABASE yimao", f'DATABASE "{database}"')
+    return [s.strip() for s in block.split(";") if s.strip()]
+
+
+@pytest.fixture
+def report_db(built_pg: str) -> Iterator[str]:
+    """The built database's URL for a new role made exactly as docs/interop.md says."""
+    url = make_url(built_pg)
+    role = f"yimao_report_{uuid.uuid4().hex[:8]}"
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        for statement in interop_role_sql(role, str(url.database)):
+            conn.exec_driver_sql(statement)
+    try:
+        yield url.set(username=role, password="change-me").render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'DROP OWNED BY "{role}"')
+            conn.exec_driver_sql(f'DROP ROLE "{role}"')
+        admin.dispose()
+
+
+def server_state(db: str) -> tuple[object, ...]:
+    """What a call with effects would leave behind, seen by a superuser."""
+    engine = create_engine(make_url(db).set(username="postgres", password=None))
+    try:
+        with engine.connect() as conn:
+            return (
+                conn.exec_driver_sql("SELECT COUNT(*) FROM pg_largeobject_metadata").scalar(),
+                conn.exec_driver_sql("SELECT last_value, is_called FROM reading_id_seq").one(),
+                conn.exec_driver_sql("SELECT COUNT(*) FROM reading").scalar(),
+                conn.exec_driver_sql(
+                    "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory'"
+                ).scalar(),
+            )
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("who", ["report", "superuser"])
+def test_sql_refuses_effects_on_postgresql(
+    capsys: pytest.CaptureFixture[str], built_pg: str, report_db: str, who: str
+) -> None:
+    from test_sql import POSTGRESQL_FORBIDDEN_CALLS
+
+    db = report_db if who == "report" else built_pg
+    code, out, err = run(capsys, "sql", "SELECT COUNT(*) AS n FROM v_hexagram", "--csv", "--db", db)
+    assert (code, out, err) == (0, "n\n64\n", "")  # the role reads the views
+    before = server_state(built_pg)
+    for query, name in POSTGRESQL_FORBIDDEN_CALLS:
+        code, out, err = run(capsys, "sql", query, "--db", db)
+        assert (code, out) == (2, ""), (who, query, err)
+        assert err.startswith(f"error: yimao sql does not run {name}()"), (who, query, err)
+    assert server_state(built_pg) == before
+
+
+def test_sql_always_rolls_back_on_postgresql(built_pg: str, report_db: str) -> None:
+    """The layer under the function checks: a large object made inside yimao sql's transaction
+    (READ ONLY does not stop lo_from_bytea) is gone when the transaction ends."""
+    from yimao_db.sql.session import open_session
+
+    before = server_state(built_pg)
+    for db in (report_db, built_pg):
+        with open_session(make_url(db), deadline=None) as session:
+            session.execute_unchecked("SELECT lo_from_bytea(0, 'x')")
+    assert server_state(built_pg) == before

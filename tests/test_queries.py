@@ -8,6 +8,7 @@ YIMAO_TEST_BACKEND=postgresql), on a database holding the readings of ``CASTS``.
 
 from __future__ import annotations
 
+import random
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -19,10 +20,12 @@ import pytest
 from sqlalchemy import Connection, text
 
 from yimao_db import seeding
+from yimao_db.build import build
 from yimao_db.db import reader_engine, writer_engine
 from yimao_db.facts import read_tsv
 from yimao_db.readings import cast, chart
 from yimao_db.rules import chart as oracle
+from yimao_db.rules.ganzhi import sixty
 from yimao_db.rules.signs import by_name
 from yimao_db.schema import metadata
 
@@ -285,6 +288,66 @@ def check_theory_passages(rows: Rows) -> None:
     assert len(rows) <= 10
 
 
+# --- queries over stored readings: a database with known casts --------------------------
+
+_RNG = random.Random(2026)
+RANDOM_CASTS = [  # (values, day, month branch): random casts on random days
+    (
+        "".join(_RNG.choice("6789") for _ in range(6)),
+        _RNG.choice([g.name for g in sixty()]),
+        _RNG.choice("子丑寅卯辰巳午未申酉戌亥"),
+    )
+    for _ in range(60)
+]
+
+
+def _oracle_charts() -> list[oracle.Chart]:
+    return [oracle.chart(v, day_gz=d, month_branch=m) for v, d, m in RANDOM_CASTS]
+
+
+def check_readings_by_primary(rows: Rows) -> None:
+    counts = Counter(c.head["primary_king_wen"] for c in _oracle_charts())
+    assert {r[0]: r[2] for r in rows} == dict(counts)
+    assert [r[2] for r in rows] == sorted((r[2] for r in rows), reverse=True)
+
+
+def check_readings_wealth_void(rows: Rows) -> None:
+    want = [
+        i
+        for i, c in enumerate(_oracle_charts(), 1)
+        if any(line["relative"] == "妻財" and line["is_void"] for line in c.lines)
+    ]
+    assert want and [r[0] for r in rows] == want
+
+
+READING_QUERIES = ("readings_by_primary", "readings_wealth_void")
+
+
+@pytest.fixture(scope="module")
+def reading_conn(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Connection]:
+    """A database holding the readings of RANDOM_CASTS, ids 1.. in order (SQLite, or the backend's
+    own fresh database)."""
+    from conftest import BACKEND, _drop_pg_database, _fresh_pg_database
+
+    url: Any = _fresh_pg_database() if BACKEND == "postgresql" else None
+    db = (
+        url.render_as_string(hide_password=False)
+        if url
+        else str(tmp_path_factory.mktemp("readings") / "yimao.db")
+    )
+    build(db)
+    engine = writer_engine(db)
+    for values, day, month in RANDOM_CASTS:
+        cast(values, day=day, month=month, db=engine)
+    engine.dispose()
+    reader = reader_engine(db)
+    with reader.connect() as connection:
+        yield connection
+    reader.dispose()
+    if url:
+        _drop_pg_database(url)
+
+
 CHECKS: dict[str, Callable[[Rows], None]] = {
     name.removeprefix("check_"): fn
     for name, fn in dict(globals()).items()
@@ -320,7 +383,13 @@ def test_query_is_portable(name: str) -> None:
         assert word not in sql, f"{name}: {word!r} is not portable SQLite/PostgreSQL SQL"
 
 
-@pytest.mark.parametrize("name", sorted(queries()))
+@pytest.mark.parametrize("name", sorted(set(queries()) - set(READING_QUERIES)))
 def test_query_answer(conn: Connection, name: str) -> None:
     rows = conn.execute(text(queries()[name])).all()
+    CHECKS[name](rows)
+
+
+@pytest.mark.parametrize("name", READING_QUERIES)
+def test_reading_query_answer(reading_conn: Connection, name: str) -> None:
+    rows = reading_conn.execute(text(queries()[name])).all()
     CHECKS[name](rows)

@@ -13,6 +13,7 @@ from dataclasses import asdict
 from typing import Any
 
 import pytest
+from helpers import counts
 from sqlalchemy import Engine, text
 
 from yimao_db.db import writer_engine
@@ -27,15 +28,6 @@ def engine(fresh_db: str) -> Iterator[Engine]:
     eng = writer_engine(fresh_db)
     yield eng
     eng.dispose()
-
-
-def counts(engine: Engine) -> tuple[int, int]:
-    """(readings, reading lines) stored."""
-    with engine.connect() as conn:
-        row = conn.execute(
-            text("SELECT (SELECT COUNT(*) FROM reading), (SELECT COUNT(*) FROM reading_line)")
-        ).one()
-    return int(row[0]), int(row[1])
 
 
 def lines_by(c: Chart, attr: str) -> list[Any]:

@@ -1,22 +1,19 @@
-"""``yimao cast``, ``yimao reading``, ``yimao readings`` and ``yimao import`` (issue 3 §5, §7),
-run in-process with :func:`yimao_db.cli.main`; plus :func:`yimao_db.readings.import_file`."""
+"""``yimao cast``, ``yimao reading`` and ``yimao readings`` (issue 3 §5, §7), run in-process
+with :func:`yimao_db.cli.main` (``yimao import``: tests/test_import.py)."""
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import run
-from sqlalchemy import Engine, text
+from helpers import coins_of, counts, run
+from sqlalchemy import Engine
 
 from yimao_db.db import writer_engine
-from yimao_db.errors import UsageError
-from yimao_db.readings import chart, import_file
+from yimao_db.readings import chart
 
 AT = "2026-11-30T09:15"
 
@@ -33,23 +30,6 @@ def cast_json(capsys: pytest.CaptureFixture[str], db: str, *argv: str) -> dict[s
     assert (code, err) == (0, ""), err
     data: dict[str, Any] = json.loads(out)
     return data
-
-
-def counts(engine: Engine) -> tuple[int, int]:
-    with engine.connect() as conn:
-        row = conn.execute(
-            text("SELECT (SELECT COUNT(*) FROM reading), (SELECT COUNT(*) FROM reading_line)")
-        ).one()
-    return int(row[0]), int(row[1])
-
-
-def coins_of(engine: Engine, reading_id: int) -> list[int | None]:
-    with engine.connect() as conn:
-        rows = conn.execute(
-            text("SELECT coins FROM reading_line WHERE reading_id = :id ORDER BY position"),
-            {"id": reading_id},
-        ).scalars()
-        return [None if c is None else int(c) for c in rows]
 
 
 # --- cast -----------------------------------------------------------------------------------
@@ -302,127 +282,3 @@ def test_cast_needs_a_built_database(capsys: pytest.CaptureFixture[str], tmp_pat
         code, _, err = run(capsys, *argv, "--db", str(missing))
         assert code == 2 and err.startswith("error: no database at"), err
     assert not missing.exists()
-
-
-# --- import ---------------------------------------------------------------------------------
-
-
-def write_csv(path: Path, rows: list[dict[str, str]]) -> Path:
-    buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=["lines", "at", "tz", "question"], lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    path.write_text(buf.getvalue(), encoding="utf-8")
-    return path
-
-
-CSV_ROWS = [
-    {"lines": "789678", "at": AT, "tz": "", "question": "plain"},
-    {"lines": "乾之姤", "at": "2026-08-01T10:00", "tz": "Europe/London", "question": 'a, "b"\nc'},
-    {"lines": "2,1,3,0,2,2", "at": AT, "tz": "Asia/Shanghai", "question": ""},
-    {"lines": "既濟:3,4", "at": AT, "tz": "", "question": "last"},
-]
-
-
-def test_import_csv(tmp_path: Path, engine: Engine) -> None:
-    ids = import_file(write_csv(tmp_path / "r.csv", CSV_ROWS), db=engine)
-    assert len(ids) == 4 and counts(engine) == (4, 24)
-    charts = [chart(i, db=engine) for i in ids]
-    assert [c.method for c in charts] == ["values", "notation", "coins", "hexagram"]
-    assert [c.question for c in charts] == ["plain", 'a, "b"\nc', None, "last"]
-    assert (charts[1].primary_name, charts[1].changed_name, charts[1].tz) == (
-        "乾為天",
-        "天風姤",
-        "Europe/London",
-    )
-    assert charts[1].cast_at == "2026-08-01T10:00:00+01:00"
-    assert charts[0].tz == "Asia/Shanghai"  # an empty tz is the default
-    assert [line.value for line in charts[3].lines] == [line.value for line in charts[0].lines]
-    assert coins_of(engine, ids[2]) == [2, 1, 3, 0, 2, 2]
-
-
-def test_import_json_lines(tmp_path: Path, engine: Engine) -> None:
-    path = tmp_path / "r.jsonl"
-    rows = [
-        {"lines": "789678", "at": AT, "tz": "Asia/Shanghai", "question": "q1"},
-        {"lines": [9, 6, 7, 8, 7, 8], "at": AT},
-        {"lines": 789678, "at": None, "question": None},
-        {"lines": "坤", "at": AT, "question": '🀄️ "quoted"', "note": "ignored"},
-    ]
-    path.write_text(
-        "\n".join(json.dumps(r, ensure_ascii=False) for r in rows[:2])
-        + "\n\n"
-        + "\n".join(json.dumps(r, ensure_ascii=False) for r in rows[2:])
-        + "\n",
-        encoding="utf-8",
-    )
-    ids = import_file(path, db=engine)
-    assert len(ids) == 4 and counts(engine) == (4, 24)
-    charts = [chart(i, db=engine) for i in ids]
-    assert [c.question for c in charts] == ["q1", None, None, '🀄️ "quoted"']
-    assert [line.value for line in charts[1].lines] == [9, 6, 7, 8, 7, 8]
-    assert charts[2].primary_name == "水火既濟" and charts[2].cast_at is not None
-    assert charts[3].primary_name == "坤為地"
-
-
-BAD_ROWS: list[tuple[str, dict[str, Any], str]] = [  # file type, row 3, message
-    (".csv", {"lines": "12345", "at": AT, "tz": "", "question": ""}, "bad line values"),
-    (".csv", {"lines": "乾", "at": "2026-02-30", "tz": "", "question": ""}, "bad date"),
-    (".csv", {"lines": "乾", "at": AT, "tz": "Nowhere/X", "question": ""}, "unknown time"),
-    (".csv", {"lines": "2,1,3,0,4,2", "at": AT, "tz": "", "question": ""}, "bad coins"),
-    (".csv", {"lines": "", "at": AT, "tz": "", "question": ""}, "the 'lines' column"),
-    (".jsonl", {"lines": "12345", "at": AT}, "bad line values"),
-    (".jsonl", {"lines": "不存在", "at": AT}, "unknown hexagram"),
-    (".jsonl", {"lines": "789678", "at": AT, "question": 42}, "the question must be text"),
-]
-
-
-def test_import_bad_row_writes_nothing(tmp_path: Path, engine: Engine) -> None:
-    good = [{"lines": "789678", "at": AT, "tz": "", "question": ""}] * 4
-    for n, (suffix, row_3, message) in enumerate(BAD_ROWS):
-        rows = [*good[:2], row_3, *good[2:]]
-        path = tmp_path / f"bad{n}{suffix}"
-        if suffix == ".csv":
-            write_csv(path, rows)
-        else:
-            path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-        # CSV: the header is line 1, so row 3 is on line 4; blank-free JSON Lines: line 3
-        where = r"row 3 \(line 4\): " if suffix == ".csv" else "row 3: "
-        with pytest.raises(UsageError, match=where + message):
-            import_file(path, db=engine)
-        assert counts(engine) == (0, 0)
-
-
-BAD_FILES = [  # content, message
-    ("", "no readings to import"),
-    ("lines,at\n", "no readings to import"),
-    ("when,question\n2026-01-01,x\n", "expected a CSV header row"),
-    ("lines\n789678,extra\n", r"row 1 \(line 2\): more fields than the header"),
-    ('{"lines": "789678"}\nnot json\n', "row 2: not valid JSON"),
-    ('{"lines": "789678"}\n\n[1, 2]\n', r"row 2 \(line 3\): expected a JSON object"),
-]
-
-
-def test_import_bad_file(tmp_path: Path, engine: Engine) -> None:
-    for n, (content, message) in enumerate(BAD_FILES):
-        path = tmp_path / f"bad{n}.txt"
-        path.write_text(content, encoding="utf-8")
-        with pytest.raises(UsageError, match=message):
-            import_file(path, db=engine)
-        assert counts(engine) == (0, 0)
-
-
-def test_import_command(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, fresh_db: str, engine: Engine
-) -> None:
-    path = write_csv(tmp_path / "r.csv", CSV_ROWS)
-    code, out, err = run(capsys, "import", str(path), "--db", fresh_db)
-    assert (code, err) == (0, "")
-    assert out.split() == ["1", "2", "3", "4"]
-    bad = write_csv(tmp_path / "bad.csv", [*CSV_ROWS[:2], {"lines": "12345", "at": AT}])
-    code, out, err = run(capsys, "import", str(bad), "--db", fresh_db)
-    assert (code, out) == (2, "")
-    assert err.startswith("error: row 3 (line 5): bad line values '12345'")
-    assert counts(engine) == (4, 24)
-    code, _, err = run(capsys, "import", str(tmp_path / "none.csv"), "--db", fresh_db)
-    assert code == 2 and err.startswith("error: cannot read")

@@ -14,12 +14,13 @@ from sqlalchemy import Connection, Engine, text
 
 from yimao_db import check as doctor
 from yimao_db import invariants
+from yimao_db.check.signs import sign_problems
 from yimao_db.db import writer_engine
-from yimao_db.readings import cast, chart, import_file
+from yimao_db.importing import import_file
+from yimao_db.present.sign_doc import with_catalogue
+from yimao_db.readings import cast, chart
 from yimao_db.rules.signs import SIGNS
 from yimao_db.schema.sources import MAX_THEORY
-from yimao_db.sign_docs import with_catalogue
-from yimao_db.signcheck import sign_problems
 
 ROOT = Path(__file__).resolve().parents[1]
 PILLARS = "甲辰,丙寅,戊戌,庚申"
@@ -227,6 +228,6 @@ def test_import_refuses_a_bad_matter_and_writes_nothing(
 
 def test_docs_signs_md_lists_every_sign_as_the_rules_give_it() -> None:
     text_ = (ROOT / "docs" / "signs.md").read_text(encoding="utf-8")
-    assert text_ == with_catalogue(text_), "run `python -m yimao_db.docs`"
+    assert text_ == with_catalogue(text_), "run `python -m yimao_db.present.schema_doc`"
     for s in SIGNS:
         assert f"\n| {s.name} | {s.subject} | {s.polarity} | {s.weight} |" in text_, s.name

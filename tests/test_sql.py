@@ -6,6 +6,7 @@ import csv
 import hashlib
 import io
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,10 @@ from yimao_db import readings
 from yimao_db.db import reader_engine, resolve_url, sqlite_path, writer_engine
 from yimao_db.dialect import POSTGRESQL, SQLITE
 from yimao_db.errors import UsageError
-from yimao_db.sqlrun import check, lex, parse_params, statements
+from yimao_db.sql.guard import SqliteAuthorizer
+from yimao_db.sql.lex import lex, statements
+from yimao_db.sql.run import check, parse_params
+from yimao_db.sql.session import open_session
 
 
 @pytest.fixture
@@ -307,7 +311,7 @@ def test_every_write_is_refused_and_nothing_changes(
         assert out == "", statement
         assert "Traceback" not in err
         assert err.startswith("error: yimao sql "), (statement, err)
-        assert "read-only" in err or "one statement" in err, (statement, err)
+        assert any(w in err for w in ("read-only", "one statement", "does not run")), err
         assert state(db_with_reading) == before, statement
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(("other", "copy"))) == []
 
@@ -376,6 +380,17 @@ def test_sqlite_opens_the_file_read_only(built_db: str) -> None:
                 conn.exec_driver_sql("CREATE TABLE scratch (x INTEGER)")
     finally:
         engine.dispose()
+
+
+def test_postgresql_json_values_are_their_text(
+    capsys: pytest.CaptureFixture[str], built_db: str
+) -> None:
+    """As on SQLite, where JSON is text: not a Python rendering of the parsed value."""
+    if backend_of(built_db) != POSTGRESQL:
+        pytest.skip("PostgreSQL types")
+    query = """SELECT '{"a": [1, "x"]}'::jsonb AS j, '[true]'::json AS k"""
+    code, out, _ = run(capsys, "sql", query, "--csv", "--db", built_db)
+    assert (code, out) == (0, 'j,k\n"{""a"": [1, ""x""]}",[true]\n')
 
 
 def test_postgresql_show_and_table(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
@@ -477,25 +492,303 @@ def test_check_keeps_the_statement_text() -> None:
 
 
 def test_database_guards_refuse_writes_the_lexer_let_through(db_with_reading: str) -> None:
-    """SQLite: the authorizer denies writes even on a writer connection; PostgreSQL: the
-    prepared-statement protocol refuses a second statement and READ ONLY a write."""
-    from sqlalchemy.exc import DBAPIError
-
-    from yimao_db import dialect
-
+    """SQLite: the authorizer denies writes and unlisted functions even on a writer
+    connection; PostgreSQL: the extended protocol refuses a second statement, READ ONLY a
+    write."""
     before = state(db_with_reading)
     if backend_of(db_with_reading) == SQLITE:
         engine = writer_engine(db_with_reading)
-        attempts = ["DELETE FROM reading", "CREATE TABLE scratch (x INTEGER)"]
+        try:
+            with engine.connect() as conn:
+                driver = conn.connection.driver_connection
+                assert isinstance(driver, sqlite3.Connection)
+                driver.set_authorizer(SqliteAuthorizer())
+                for sql in [
+                    "DELETE FROM reading",
+                    "CREATE TABLE scratch (x INTEGER)",
+                    "SELECT fts3_tokenizer('simple')",
+                ]:
+                    with pytest.raises(sqlite3.DatabaseError, match="not authorized"):
+                        driver.execute(sql)
+        finally:
+            engine.dispose()
     else:
-        engine = reader_engine(db_with_reading)
-        dialect.guard_engine(engine)
-        attempts = ["SELECT 1; COMMIT; DELETE FROM reading", "DELETE FROM reading"]
+        for sql, says in [
+            ("SELECT 1; COMMIT; DELETE FROM reading", "multiple commands"),
+            ("DELETE FROM reading", "read-only transaction"),
+        ]:
+            with open_session(resolve_url(db_with_reading), deadline=None) as session:
+                with pytest.raises(Exception, match=says):
+                    session.execute_unchecked(sql)
+    assert state(db_with_reading)[:2] == before[:2]  # closing a writer may checkpoint the WAL
+
+
+# --- functions with effects beyond the query are refused ------------------------------------
+
+SQLITE_FORBIDDEN_CALLS = [
+    ("SELECT hex(fts3_tokenizer('simple')) AS p", "fts3_tokenizer"),
+    ("SELECT hex(\"fts3_tokenizer\"('simple'))", "fts3_tokenizer"),
+    ("SELECT hex([FTS3_TOKENIZER]('simple'))", "fts3_tokenizer"),
+    ("SELECT hex(fts3_tokenizer /* ( */ ('simple'))", "fts3_tokenizer"),
+    ("WITH t(p) AS (SELECT fts3_tokenizer('simple')) SELECT hex(p) FROM t", "fts3_tokenizer"),
+    ("SELECT * FROM (VALUES (fts3_tokenizer('simple')))", "fts3_tokenizer"),
+    ("SELECT 1 LIMIT length(fts3_tokenizer('simple'))", "fts3_tokenizer"),
+    ("SELECT 1 FROM hexagram WHERE fts3_tokenizer('simple') IS NULL", "fts3_tokenizer"),
+    ("EXPLAIN SELECT fts3_tokenizer('simple')", "fts3_tokenizer"),
+    ("SELECT load_extension('/nonexistent/lib')", "load_extension"),
+    ("SELECT sqlite_log(1, 'x')", "sqlite_log"),
+    ("SELECT fts5(NULL)", "fts5"),
+    ("SELECT rtreenode(2, x'00')", "rtreenode"),
+    ("SELECT 'a' MATCH 'b'", "match"),
+    ("SELECT changes()", "changes"),
+    ("SELECT total_changes()", "total_changes"),
+    ("SELECT last_insert_rowid()", "last_insert_rowid"),
+]
+POSTGRESQL_FORBIDDEN_CALLS = [
+    ("SELECT lo_from_bytea(0, 'x')", "lo_from_bytea"),
+    ("SELECT LO_FROM_BYTEA(0, 'x')", "lo_from_bytea"),
+    ("SELECT pg_catalog.lo_from_bytea(0, 'x')", "lo_from_bytea"),
+    ("SELECT \"lo_from_bytea\"(0, 'x')", "lo_from_bytea"),
+    ("SELECT pg_catalog . \"lo_from_bytea\" /* ( */ (0, 'x')", "lo_from_bytea"),
+    ("SELECT U&\"lo\\005ffrom_bytea\"(0, 'x')", "lo_from_bytea"),
+    ("SELECT U&\"lo!005ffrom_bytea\" UESCAPE '!' (0, 'x')", "lo_from_bytea"),
+    ("SELECT * FROM (VALUES (lo_from_bytea(0, 'x'))) v", "lo_from_bytea"),
+    ("SELECT 1 LIMIT lo_from_bytea(0, 'x')", "lo_from_bytea"),
+    ("WITH t AS (SELECT lo_from_bytea(0, 'x') AS o) SELECT * FROM t", "lo_from_bytea"),
+    ("SELECT * FROM lo_from_bytea(0, 'x')", "lo_from_bytea"),
+    ("SELECT E'\\'' || lo_from_bytea(0, 'x')::text", "lo_from_bytea"),
+    ("SELECT $q$'$q$ || lo_from_bytea(0, 'x')::text", "lo_from_bytea"),
+    ("EXPLAIN ANALYZE SELECT lo_from_bytea(0, 'x')", "lo_from_bytea"),
+    ("EXPLAIN (ANALYZE, COSTS OFF) SELECT lo_from_bytea(0, 'x')", "lo_from_bytea"),
+    ("SELECT lo_import('/etc/hostname')", "lo_import"),
+    ("SELECT lo_export(0, '/tmp/yimao-lo-export')", "lo_export"),
+    ("SELECT pg_read_file('/etc/hostname')", "pg_read_file"),
+    ("SELECT pg_read_binary_file('/etc/hostname')", "pg_read_binary_file"),
+    ("SELECT pg_ls_dir('.')", "pg_ls_dir"),
+    ("SELECT pg_stat_file('.')", "pg_stat_file"),
+    ("SELECT set_config('statement_timeout', '0', false)", "set_config"),
+    ("SELECT pg_advisory_lock(1)", "pg_advisory_lock"),
+    ("SELECT pg_try_advisory_xact_lock(1)", "pg_try_advisory_xact_lock"),
+    ("SELECT nextval('reading_id_seq')", "nextval"),
+    ("SELECT setval('reading_id_seq', 100)", "setval"),
+    ("SELECT pg_notify('yimao', 'x')", "pg_notify"),
+    ("SELECT pg_cancel_backend(pg_backend_pid())", "pg_cancel_backend"),
+    ("SELECT pg_terminate_backend(pg_backend_pid())", "pg_terminate_backend"),
+    ("SELECT pg_reload_conf()", "pg_reload_conf"),
+    ("SELECT pg_rotate_logfile()", "pg_rotate_logfile"),
+    ("SELECT txid_current()", "txid_current"),
+    ("SELECT pg_current_xact_id()", "pg_current_xact_id"),
+    ("SELECT query_to_xml('SELECT lo_from_bytea(0, ''x'')', true, true, '')", "query_to_xml"),
+    ("SELECT ts_stat('SELECT to_tsvector(''x'')')", "ts_stat"),
+    ("SELECT table_to_xml('hexagram', true, true, '')", "table_to_xml"),
+    ("SELECT pg_logical_emit_message(false, 'yimao', 'x')", "pg_logical_emit_message"),
+    ("SELECT pg_switch_wal()", "pg_switch_wal"),
+    ("SELECT 1 WHERE 'x' = ANY (SELECT lo_from_bytea(0, 'x')::text)", "lo_from_bytea"),
+]
+
+
+def forbidden_calls(db: str) -> list[tuple[str, str]]:
+    return SQLITE_FORBIDDEN_CALLS if backend_of(db) == SQLITE else POSTGRESQL_FORBIDDEN_CALLS
+
+
+def large_objects(db: str) -> int:
+    """PostgreSQL large objects (none on SQLite): a write that READ ONLY does not stop."""
+    if backend_of(db) == SQLITE:
+        return 0
+    engine = writer_engine(db)
     try:
-        for sql in attempts:
-            with engine.connect() as conn, dialect.read_only(conn):
-                with pytest.raises(DBAPIError):
-                    conn.exec_driver_sql(sql)
+        with engine.connect() as conn:
+            return int(
+                conn.exec_driver_sql("SELECT COUNT(*) FROM pg_largeobject_metadata").scalar()
+            )
     finally:
         engine.dispose()
-    assert state(db_with_reading)[:2] == before[:2]  # closing a writer may checkpoint the WAL
+
+
+def test_functions_with_effects_are_refused(
+    capsys: pytest.CaptureFixture[str], db_with_reading: str
+) -> None:
+    """Native pointers, extensions, files, locks, sequences, signals, settings and large
+    objects: refused however the name is written, and nothing changes."""
+    before = state(db_with_reading), large_objects(db_with_reading)
+    for query, name in forbidden_calls(db_with_reading):
+        code, out, err = run(capsys, "sql", query, "--db", db_with_reading)
+        assert (code, out) == (2, ""), (query, err)
+        assert err.startswith(f"error: yimao sql does not run {name}()"), (query, err)
+        assert len(err.splitlines()) == 1, (query, err)
+    assert (state(db_with_reading), large_objects(db_with_reading)) == before
+
+
+def test_functions_that_only_compute_run(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
+    common = (
+        "SELECT upper('a') || lower('B') AS s, abs(-2) AS a, round(2.5) AS r, "
+        "coalesce(NULL, 'x') AS c, length('易冒') AS n, count(*) OVER () AS w, "
+        "random() IS NOT NULL AS rnd, max(king_wen) OVER () AS m FROM hexagram LIMIT 1"
+    )
+    code, out, err = run(capsys, "sql", common, "--csv", "--db", built_db)
+    assert (code, err) == (0, "")
+    assert out == "s,a,r,c,n,w,rnd,m\nAb,2,3,x,2,64,1,64\n"
+    if backend_of(built_db) == SQLITE:
+        query = "SELECT json_extract('{\"a\": [1, 2]}', '$.a[1]') AS j, typeof(1.5) AS t"
+        expected = "j,t\n2,real\n"
+    else:  # naming a function is not calling it; pg_sleep is bounded by --timeout
+        query = "SELECT 'lo_from_bytea'::regproc AS p, (SELECT 1 FROM pg_sleep(0)) AS s"
+        expected = "p,s\nlo_from_bytea,1\n"
+    code, out, err = run(capsys, "sql", query, "--csv", "--db", built_db)
+    assert (code, err, out) == (0, "", expected)
+
+
+def test_functions_hidden_in_views_are_refused(
+    capsys: pytest.CaptureFixture[str], db_with_reading: str
+) -> None:
+    """Views the database holds are read for calls too, nested ones and those whose calls
+    sit where EXPLAIN does not show them (a VALUES list, LIMIT)."""
+    if backend_of(db_with_reading) == SQLITE:
+        # (SQLite itself refuses fts3_tokenizer and load_extension in a view)
+        name = "sqlite_log"
+        views = [
+            "CREATE VIEW v_bad AS SELECT * FROM (VALUES (sqlite_log(1, 'x')))",
+            "CREATE VIEW v_limit AS SELECT 1 AS one LIMIT coalesce(sqlite_log(1, 'x'), 1)",
+        ]
+    else:
+        name = "lo_from_bytea"
+        views = [
+            "CREATE VIEW v_bad AS SELECT * FROM (VALUES (lo_from_bytea(0, 'x'))) v (o)",
+            "CREATE VIEW v_limit AS SELECT 1 AS one LIMIT lo_from_bytea(0, 'x')::int8",
+        ]
+    views += ['CREATE VIEW "V Outer" AS SELECT * FROM v_bad, v_limit']
+    engine = writer_engine(db_with_reading)
+    try:
+        with engine.begin() as conn:
+            for view in views:
+                conn.exec_driver_sql(view)
+    finally:
+        engine.dispose()
+    before = state(db_with_reading), large_objects(db_with_reading)
+    for query in ["SELECT * FROM v_bad", "SELECT * FROM v_limit", 'SELECT * FROM "V Outer"']:
+        code, out, err = run(capsys, "sql", query, "--db", db_with_reading)
+        assert (code, out) == (2, ""), (query, err)
+        assert err.startswith(f"error: yimao sql does not run {name}()"), (query, err)
+    assert (state(db_with_reading), large_objects(db_with_reading)) == before
+
+
+def test_every_public_view_runs(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
+    """The views use only functions yimao sql allows (SQLite checks the views' own calls)."""
+    engine = reader_engine(built_db)
+    try:
+        with engine.connect() as conn:
+            views = sorted(inspect(conn).get_view_names())
+    finally:
+        engine.dispose()
+    assert "v_reading" in views
+    for view in views:
+        code, _, err = run(capsys, "sql", f'SELECT * FROM "{view}" LIMIT 3', "--db", built_db)
+        assert (code, err) == (0, ""), view
+
+
+# --- limits --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["-1", "abc", "nan", "inf", "", "1e12", "10s", "--"])
+def test_bad_timeout(capsys: pytest.CaptureFixture[str], built_db: str, value: str) -> None:
+    code, out, err = run(capsys, "sql", "SELECT 1", f"--timeout={value}", "--db", built_db)
+    assert (code, out) == (2, "")
+    assert err.startswith("error: --timeout"), err
+    assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("value", ["none", "NONE", "0", "2.5", "30", "86400"])
+def test_good_timeout(capsys: pytest.CaptureFixture[str], built_db: str, value: str) -> None:
+    code, out, err = run(
+        capsys, "sql", "SELECT 1 AS one", "--timeout", value, "--csv", "--db", built_db
+    )
+    assert (code, out, err) == (0, "one\n1\n", "")
+
+
+ENDLESS = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT {}"
+
+
+def test_timeout_stops_an_endless_query(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
+    code, out, err = run(
+        capsys, "sql", ENDLESS.format("COUNT(*) FROM r"), "--timeout", "0.5", "--db", built_db
+    )
+    assert (code, out) == (2, "")
+    assert err == (
+        "error: yimao sql stopped the query after 0.5 s (--timeout 0.5); give it more time "
+        "with --timeout SECONDS, or --timeout none for no limit\n"
+    )
+
+
+def test_huge_values_are_refused(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
+    if backend_of(built_db) == SQLITE:
+        queries = ["SELECT zeroblob(1000000000)", "SELECT length(randomblob(1e9))"]
+    else:
+        # not constants (PostgreSQL would fold them into the plan, refused past 4 MiB)
+        row = "SELECT 1 AS a, repeat('x', {} + 0 * king_wen) AS s FROM hexagram WHERE king_wen = 1"
+        queries = ["SELECT 1e5000::numeric AS n", row.format(17_000_000)]
+    for query in queries:
+        code, out, err = run(capsys, "sql", query, "--jsonl", "--db", built_db)
+        assert (code, out) == (2, ""), query
+        assert err.startswith("error: ") and len(err.splitlines()) == 1, (query, err)
+        assert "16 MiB" in err or "digits" in err, (query, err)
+    if backend_of(built_db) == POSTGRESQL:  # a row of up to 16 MiB is fine
+        code, out, err = run(capsys, "sql", row.format(16_000_000), "--csv", "--db", built_db)
+        assert (code, err) == (0, "")
+        assert out == "a,s\n1," + "x" * 16_000_000 + "\n"
+
+
+def test_table_is_capped(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
+    query = (
+        "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r WHERE x < 10005) "
+        "SELECT x FROM r"
+    )
+    code, out, err = run(capsys, "sql", query, "--db", built_db)
+    assert code == 0
+    lines = out.splitlines()
+    assert (len(lines), lines[2], lines[-1]) == (10_002, "1", "10000")
+    assert err == "note: showing the first 10000 rows; use --csv or --jsonl for all\n"
+    code, out, err = run(capsys, "sql", query, "--csv", "--db", built_db)
+    assert (code, err, out.splitlines()[-1]) == (0, "", "10005")
+
+
+def test_table_is_capped_by_size(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
+    big = (
+        "printf('%.*c', 1000000, 'x')" if backend_of(built_db) == SQLITE else "repeat('x', 1000000)"
+    )
+    query = f"SELECT king_wen, {big} AS s FROM hexagram ORDER BY king_wen LIMIT 20"
+    code, out, err = run(capsys, "sql", query, "--db", built_db)
+    assert code == 0
+    assert len(out.splitlines()) == 2 + 17  # 17 million characters of cells, past 16 Mi
+    assert err == "note: showing the first 17 rows; use --csv or --jsonl for all\n"
+
+
+def test_json_is_one_array_however_long(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
+    query = (
+        "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r WHERE x < 25000) "
+        "SELECT x, 'x' || x AS s FROM r"
+    )
+    code, out, err = run(capsys, "sql", query, "--json", "--db", built_db)
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    assert len(data) == 25_000 and data[-1] == {"x": 25000, "s": "x25000"}
+    code, out, _ = run(capsys, "sql", "SELECT 1 AS x WHERE 1 = 0", "--json", "--db", built_db)
+    assert (code, out) == (0, "[]\n")
+
+
+@pytest.mark.parametrize("fmt", ["--json", "--jsonl"])
+def test_json_needs_distinct_column_names(
+    capsys: pytest.CaptureFixture[str], built_db: str, fmt: str
+) -> None:
+    code, out, err = run(capsys, "sql", "SELECT 1 AS a, 2 AS a", fmt, "--db", built_db)
+    assert (code, out) == (2, "")
+    assert err.startswith("error: ") and "a" in err and "AS" in err
+    code, out, _ = run(capsys, "sql", "SELECT 1 AS a, 2 AS a", "--csv", "--db", built_db)
+    assert (code, out) == (0, "a,a\n1,2\n")
+
+
+def test_limits_written_into_sql_match_their_constants() -> None:
+    from yimao_db.sql import session as sqlsession
+
+    assert f"hard_heap_limit = {sqlsession.SQLITE_HEAP_LIMIT}" in sqlsession._SQLITE_SETUP[1]
+    assert f"> {sqlsession.PG_MAX_ROW} " in sqlsession._PG_ROWS_TAIL
+    assert sqlsession.PG_TOO_BIG in sqlsession._PG_ROWS_TAIL

@@ -30,9 +30,8 @@ from dataclasses import dataclass
 
 from alembic import command
 from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection
+from sqlalchemy import Connection, inspect, text
 from sqlalchemy.engine import URL
 
 from yimao_db import dialect, invariants, seeding
@@ -78,22 +77,123 @@ def head_revision() -> str:
     return head
 
 
+VERSION_TABLE = "alembic_version"  # where alembic stamps the schema revision
+VERSION_COLUMN = "version_num"
+REVISION_TABLE = "the schema revision table alembic_version"  # in messages
+REVISION_SQL = "SELECT version_num FROM alembic_version"
+
+
+class RevisionTableError(DatabaseError):
+    """The schema revision table does not hold one revision: tampered with or damaged."""
+
+
+def stored_revisions(conn: Connection) -> list[object] | None:
+    """Every value of ``alembic_version.version_num`` as stored (text that is not UTF-8 comes
+    back with lone surrogates), or None when there is no such table.
+
+    RevisionTableError when it is a view, or has no ``version_num`` column.
+    """
+    insp = inspect(conn)
+    if VERSION_TABLE in insp.get_view_names():
+        raise RevisionTableError(f"{REVISION_TABLE} is a view, not a table: it was changed by hand")
+    if VERSION_TABLE not in insp.get_table_names():
+        return None
+    if VERSION_COLUMN not in {c["name"] for c in insp.get_columns(VERSION_TABLE)}:
+        raise RevisionTableError(
+            f"{REVISION_TABLE} has no {VERSION_COLUMN} column: it was changed by hand"
+        )
+    with dialect.sqlite_tolerant_text(conn):
+        return list(conn.execute(text(REVISION_SQL)).scalars())
+
+
 def current_revision(conn: Connection) -> str | None:
-    return MigrationContext.configure(conn).get_current_revision()
+    """The one schema revision stamped in the database; None when it has none (no
+    ``alembic_version`` table, or an empty one).
+
+    RevisionTableError when the table holds anything but one revision: several rows, NULL,
+    a value that is not text, text that is not UTF-8, or no ``version_num`` column.
+    """
+    values = stored_revisions(conn)
+    if not values:
+        return None
+    if len(values) > 1:
+        shown = ", ".join(repr(v) for v in sorted(values[:10], key=repr))
+        more = ", …" if len(values) > 10 else ""
+        raise RevisionTableError(
+            f"{REVISION_TABLE} holds {len(values)} rows ({shown}{more}); a database has "
+            "exactly one revision: it was changed by hand"
+        )
+    (value,) = values
+    if value is None:
+        raise RevisionTableError(
+            f"{REVISION_TABLE} holds NULL instead of a revision like {head_revision()!r}"
+        )
+    if not isinstance(value, str):
+        raise RevisionTableError(
+            f"{REVISION_TABLE} holds {value!r} ({type(value).__name__}) instead of a revision like "
+            f"{head_revision()!r}"
+        )
+    if not dialect.is_utf8(value):
+        raise RevisionTableError(f"{REVISION_TABLE} holds {value!r}, which is not UTF-8 text")
+    return value
+
+
+def yimao_tables(conn: Connection) -> list[str]:
+    """The tables of the models that the database has."""
+    from yimao_db.schema import metadata
+
+    present = set(inspect(conn).get_table_names())
+    return [t.name for t in metadata.sorted_tables if t.name in present]
+
+
+def no_revision_but_tables(conn: Connection) -> str | None:
+    """Why a database without a revision cannot be built on: it has yimao-db tables (the
+    revision table was emptied or dropped). None when it has none (never built)."""
+    tables = yimao_tables(conn)
+    if not tables:
+        return None
+    shown = ", ".join(tables[:3]) + (", …" if len(tables) > 3 else "")
+    return (
+        f"the database has no schema revision, but it has yimao-db tables ({shown}): "
+        f"{VERSION_TABLE} was emptied or dropped"
+    )
 
 
 def ensure_known_revision(conn: Connection) -> str | None:
-    """The database's revision; DatabaseError if it is newer than (unknown to) this code."""
+    """The database's revision, or None for a database that was never built.
+
+    DatabaseError if the revision is unknown to this code (a newer yimao-db, or a changed
+    revision table), if the revision table is damaged (RevisionTableError), or if there is
+    no revision but there are tables.
+    """
     current = current_revision(conn)
-    if current is not None:
-        script = ScriptDirectory.from_config(alembic_config())
-        if current not in {rev.revision for rev in script.walk_revisions()}:
-            raise DatabaseError(
-                f"the database is at schema revision {current!r}, which this yimao-db does not "
-                f"know (its newest is {head_revision()!r}); it was made by a newer yimao-db. "
-                "Upgrade yimao-db; the database was left untouched."
+    if current is None:
+        reason = no_revision_but_tables(conn)
+        if reason is not None:
+            raise RevisionTableError(
+                f"{reason}; refusing to build over it. The database was left untouched."
             )
+        return None
+    if current not in known_revisions():
+        raise DatabaseError(
+            f"{unknown_revision(current)}. Upgrade yimao-db; the database was left untouched."
+        )
     return current
+
+
+def known_revisions() -> frozenset[str]:
+    """Every revision this yimao-db has."""
+    script = ScriptDirectory.from_config(alembic_config())
+    return frozenset(rev.revision for rev in script.walk_revisions())
+
+
+def unknown_revision(current: str) -> str:
+    """What a revision this code does not know means."""
+    return (
+        f"the database is at schema revision {current!r}, which is unknown to this yimao-db "
+        f"(its newest is {head_revision()!r}): it was made by a newer yimao-db, or "
+        f"{VERSION_TABLE} was changed"
+    )
 
 
 def upgrade(conn: Connection, target: str = "head") -> None:

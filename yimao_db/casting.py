@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from sqlalchemy import Connection, text
 
@@ -19,10 +19,11 @@ from yimao_db import lookup
 from yimao_db.errors import UsageError
 
 _SPLIT = re.compile(r"[\s,，、]+")
+_COINS = re.compile(r"\s*-?\d+(\s*[,，、]\s*-?\d+)+\s*")
+_WITH_LINES = re.compile(r"(.+?)\s*[:：/]\s*(.*)")
 
 
-@dataclass(frozen=True)
-class Cast:
+class Cast(NamedTuple):
     method: str  # values, coins, notation, hexagram, random
     values: str  # six characters 6..9, line 1 first
     coins: tuple[int, ...] | None  # backs per line, when thrown
@@ -35,7 +36,7 @@ class Cast:
 
 def from_values(text: str) -> Cast:
     digits = text.strip()
-    if len(digits) != 6 or any(c not in "6789" for c in digits):
+    if len(digits) != 6 or digits.strip("6789"):  # anything left is not a value 6-9
         raise UsageError(
             f"bad line values {text!r}: expected six digits 6-9 from line 1 up, e.g. 789678"
         )
@@ -66,7 +67,13 @@ def values_from_change(primary_bits: str, changed_bits: str) -> str:
     return "".join(table[(p, c)] for p, c in zip(primary_bits, changed_bits, strict=True))
 
 
-def _bits(conn: Connection, typed: str) -> str:
+Names = Connection | lookup.HexagramNames  # where hexagram names are resolved
+
+
+def _bits(names: Names, typed: str) -> str:
+    if isinstance(names, lookup.HexagramNames):
+        return names.bits(typed)
+    conn = names
     kw = lookup.hexagram(conn, typed)
     query = text("SELECT bits FROM hexagram WHERE king_wen = :kw")
     return str(conn.execute(query, {"kw": kw}).scalar_one())
@@ -83,8 +90,8 @@ def parse_moving(text: str | Sequence[int]) -> list[int]:
     return lines
 
 
-def from_hexagram(conn: Connection, typed: str, moving: str | Sequence[int] = ()) -> Cast:
-    bits = _bits(conn, typed)
+def from_hexagram(names: Names, typed: str, moving: str | Sequence[int] = ()) -> Cast:
+    bits = _bits(names, typed)
     lines = parse_moving(moving)
     values = "".join(
         ("9" if b == "1" else "6") if i in lines else ("7" if b == "1" else "8")
@@ -94,32 +101,32 @@ def from_hexagram(conn: Connection, typed: str, moving: str | Sequence[int] = ()
     return Cast("hexagram", values, None, shown)
 
 
-def parse(conn: Connection, text: str, moving: str | Sequence[int] = ()) -> Cast:
+def parse(names: Names, text: str, moving: str | Sequence[int] = ()) -> Cast:
     """Any textual cast form: values, coins (``2,1,3,0,2,2``), ``乾之姤``, ``HEX`` or
-    ``HEX:1,4``."""
+    ``HEX:1,4``; names resolve through ``names`` (a connection or a loaded table)."""
     typed = text.strip()
     if not typed:
         raise UsageError("empty cast: expected six values like 789678, 乾之姤 or a hexagram")
-    if looks_like_coins(typed):
-        if moving:
-            raise UsageError("moving lines go with a hexagram name, not with coins")
-        return from_coins(typed)
     if typed.isascii() and typed.isdigit() and not _names_a_hexagram(typed):
         if moving:
             raise UsageError("moving lines go with a hexagram name, not with line values")
         return from_values(typed)  # line values, or digits that are no hexagram: say why
+    if looks_like_coins(typed):
+        if moving:
+            raise UsageError("moving lines go with a hexagram name, not with coins")
+        return from_coins(typed)
     if "之" in typed:
         primary, _, changed = typed.partition("之")
         if moving:
             raise UsageError("moving lines are implied by 之 notation; do not give both")
-        values = values_from_change(_bits(conn, primary), _bits(conn, changed))
+        values = values_from_change(_bits(names, primary), _bits(names, changed))
         return Cast("notation", values, None, typed)
-    with_lines = re.fullmatch(r"(.+?)\s*[:：/]\s*(.*)", typed)
+    with_lines = _WITH_LINES.fullmatch(typed)
     if with_lines:
         if moving:
             raise UsageError("give moving lines either after ':' or with --moving, not both")
-        return from_hexagram(conn, with_lines.group(1), with_lines.group(2))
-    return from_hexagram(conn, typed, moving)
+        return from_hexagram(names, with_lines.group(1), with_lines.group(2))
+    return from_hexagram(names, typed, moving)
 
 
 def _names_a_hexagram(digits: str) -> bool:
@@ -131,4 +138,4 @@ def _names_a_hexagram(digits: str) -> bool:
 def looks_like_coins(text: str) -> bool:
     """True for a list of numbers separated by commas (``2,1,3,0,2,2``): coin throws, which
     :func:`from_coins` checks (no other cast form has numbers separated by commas)."""
-    return re.fullmatch(r"\s*-?\d+(\s*[,，、]\s*-?\d+)+\s*", text) is not None
+    return _COINS.fullmatch(text) is not None

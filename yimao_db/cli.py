@@ -1,25 +1,37 @@
 """The ``yimao`` command line. Every command is documented in README.md and tested.
 
 User errors print ``error: …`` (what was wrong and what is expected) and exit 2 with
-nothing written; no traceback reaches the user for anything they typed. The commands
-live in :mod:`yimao_db.commands`, one module per concern.
+nothing written; no traceback reaches the user for anything they typed. A damaged database
+file is named as such, with a pointer to ``yimao check``. Ctrl-C prints ``interrupted`` and
+exits 130 (the open transaction rolls back). Anything else that escapes a command is a bug:
+it prints one ``internal error: …`` line and exits 70, with the traceback only when
+``YIMAO_DEBUG=1`` is set. The commands live in :mod:`yimao_db.commands`, one module per
+concern.
 """
 
 from __future__ import annotations
 
 import argparse
+import codecs
 import importlib
+import os
+import shlex
 import sys
+import traceback
 from collections.abc import Callable, Sequence
-
-from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
+from typing import Any
 
 from yimao_db.errors import DatabaseError, UsageError, YimaoError
+from yimao_db.present.table import terminal_text
 
 Handler = Callable[[argparse.Namespace], int]
 
 # yimao_db.commands.<name>, in the order they are listed by --help
-COMMAND_MODULES = ("core", "readings", "check", "docs", "data")
+COMMAND_MODULES = ("core", "readings", "check", "schema", "data")
+
+INTERRUPTED = 130  # 128 + SIGINT, as a shell reports it
+INTERNAL_ERROR = 70  # EX_SOFTWARE (sysexits.h)
+DEBUG_ENV = "YIMAO_DEBUG"
 
 
 class Parser(argparse.ArgumentParser):
@@ -40,6 +52,7 @@ def make_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    args: argparse.Namespace | None = None
     try:
         args = make_parser().parse_args(argv)
         for name, value in vars(args).items():
@@ -48,26 +61,163 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise UsageError(f"--{option} needs a value ('--' alone is not one)")
         handler: Handler = args.handler
         return handler(args)
-    except YimaoError as exc:
-        sys.stderr.write(f"error: {exc}\n")
-        return exc.exit_code
-    except DBAPIError as exc:
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        return INTERRUPTED
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 0
+    except Exception as exc:  # every failure ends here as one line
+        try:
+            message, code = explain(exc, args)
+        except KeyboardInterrupt:
+            sys.stderr.write("interrupted\n")
+            return INTERRUPTED
+        sys.stderr.write(message + "\n")
+        return code
+
+
+def explain(exc: Exception, args: argparse.Namespace | None = None) -> tuple[str, int]:
+    """The line to print for ``exc`` and the exit code (``args``: the parsed command line).
+
+    An exception that is none of the documented ones is a bug, unless the database is
+    damaged in a way SQLite cannot see (a flipped bit in a value): then ``yimao check``
+    finds it, and the line says so (exit 2) instead of reporting an internal error.
+    """
+    db = getattr(args, "db", None)
+    known = _documented(exc, db)
+    if known is not None:
+        return known
+    if os.environ.get(DEBUG_ENV) == "1":
+        traceback.print_exception(exc)
+    failure = f"{type(exc).__name__}: {exc}"
+    if args is not None and hasattr(args, "db"):
+        problems = _problems(db)
+        if problems:
+            check = _check_command(db)
+            first = str(problems[0])
+            count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
+            return (
+                _error(
+                    f"the database is damaged: `{check}` finds {count} (the first: {first}); "
+                    f"this command failed on it with {failure}"
+                ),
+                DatabaseError.exit_code,
+            )
+    hint = "" if os.environ.get(DEBUG_ENV) == "1" else f" (set {DEBUG_ENV}=1 for the traceback)"
+    return terminal_text(f"internal error: {failure}{hint}"), INTERNAL_ERROR
+
+
+def _problems(db: str | None) -> list[Any]:
+    """What ``yimao check`` finds in ``db`` (nothing if it cannot check it)."""
+    try:
+        from yimao_db.check import check
+
+        return list(check(db))
+    except Exception:  # it could not check: say nothing about the database
+        return []
+
+
+def _check_command(db: str | None) -> str:
+    return "yimao check" + (f" --db {shlex.quote(db)}" if db else "")
+
+
+def _documented(exc: Exception, db: str | None) -> tuple[str, int] | None:
+    """The line and exit code for an error the project documents, else None."""
+    # imported here: a Ctrl-C while SQLAlchemy loads is already inside main's handler
+    from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
+
+    damaged = _damaged_database(exc)
+    if damaged is not None:
+        where, cause = damaged
+        return _error(_damage_message(where, cause, db)), DatabaseError.exit_code
+    if isinstance(exc, YimaoError):
+        text = str(exc)
+        if exc.exit_code == UsageError.exit_code:  # one line
+            return _error(text), exc.exit_code
+        return "error: " + "\n".join(terminal_text(x) for x in text.split("\n")), exc.exit_code
+    if isinstance(exc, DBAPIError):
         reason = str(exc.orig) if exc.orig is not None else str(exc)
         if "no such table" in reason or "does not exist" in reason:
             reason += " (is the database built? run `yimao build`)"
-        sys.stderr.write(f"error: database: {reason.strip()}\n")
-        return DatabaseError.exit_code
-    except (ArgumentError, NoSuchModuleError) as exc:
-        sys.stderr.write(f"error: database URL: {exc}\n")
-        return UsageError.exit_code
-    except ModuleNotFoundError as exc:
-        sys.stderr.write(
-            f"error: the database driver {exc.name!r} is not installed "
-            "(for PostgreSQL: pip install 'yimao-db[pg]' and use postgresql+psycopg://)\n"
+        return _error(f"database: {reason.strip()}"), DatabaseError.exit_code
+    if isinstance(exc, ArgumentError | NoSuchModuleError):
+        return _error(f"database URL: {exc}"), UsageError.exit_code
+    if isinstance(exc, ModuleNotFoundError) and not (exc.name or "").startswith("yimao_db"):
+        return (
+            _error(
+                f"the database driver {exc.name!r} is not installed "
+                "(for PostgreSQL: pip install 'yimao-db[pg]' and use postgresql+psycopg://)"
+            ),
+            UsageError.exit_code,
         )
-        return UsageError.exit_code
-    except BrokenPipeError:
-        return 0
+    if isinstance(exc, UnicodeEncodeError) and _is_output(exc):
+        encoding = getattr(sys.stdout, "encoding", None) or "this"
+        return (
+            _error(
+                f"the output encoding {encoding} cannot show the result; use a UTF-8 locale "
+                "or set PYTHONIOENCODING=utf-8"
+            ),
+            UsageError.exit_code,
+        )
+    return None
+
+
+def _error(text: str) -> str:
+    return "error: " + terminal_text(text)
+
+
+def _chain(exc: BaseException) -> list[BaseException]:
+    """``exc`` and the exceptions it was raised from or while handling (``from None`` too)."""
+    seen: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and not any(current is s for s in seen):
+        seen.append(current)
+        current = current.__cause__ or current.__context__
+    return seen
+
+
+def _damaged_database(exc: BaseException) -> tuple[str, BaseException] | None:
+    """(the database's path, the error) when ``exc`` came from reading a damaged file."""
+    from yimao_db.db import DAMAGED_ATTR
+
+    for link in _chain(exc):
+        where = getattr(link, DAMAGED_ATTR, None)
+        if where is not None:
+            return str(where), link
+    return None
+
+
+def _damage_message(where: str, cause: BaseException, db: str | None) -> str:
+    from yimao_db.db import NOT_UTF8
+
+    check = _check_command(db)
+    if isinstance(cause, UnicodeDecodeError) or str(cause).startswith(NOT_UTF8):
+        found = "it holds text that is not valid UTF-8"
+    else:
+        found = f"SQLite: {cause}"
+        if getattr(cause, "sqlite_errorname", "") == "SQLITE_NOTADB":
+            return f"{where} is not a database, or its header is damaged ({found})"
+    return f"the database file {where} is damaged ({found}); run `{check}` to see where"
+
+
+def _is_output(exc: UnicodeEncodeError) -> bool:
+    """True when the text could not be encoded for stdout (a non-UTF-8 terminal)."""
+    try:
+        return codecs.lookup(exc.encoding).name == codecs.lookup(sys.stdout.encoding).name
+    except (LookupError, TypeError, AttributeError):
+        return False
+
+
+def _quiet_stdout() -> None:
+    """After a broken pipe (``yimao … | head``): point stdout at /dev/null so that Python's
+    final flush does not complain again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # not a real file (tests capture it)
+        pass
 
 
 if __name__ == "__main__":

@@ -11,18 +11,29 @@ connection costs more than a cast); dispose of an engine to close its file.
 
 PostgreSQL readers run read-only REPEATABLE READ transactions (one snapshot per read).
 The SQL that differs between the backends is in :mod:`yimao_db.dialect`.
+
+A SQLite database must be a regular file (symlinks are followed): a directory, FIFO, socket
+or device is refused before SQLite opens it. Writers look before they write: an existing file
+is first read read-only (:func:`preflight`), so that a file that is not an SQLite database,
+a damaged one, or (for ``cast`` and ``import``) one that is not built is refused without a
+single byte, ``-journal``, ``-wal`` or ``-shm`` written: SQLite's write pragmas would
+otherwise turn an empty file into a 4 KB database. Text that cannot be decoded (a damaged
+file) is marked on the exception (:data:`DAMAGED_ATTR`) so that the command line can say the
+file is damaged.
 """
 
 from __future__ import annotations
 
 import os
+import sqlite3
+import stat
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, DBAPIError
 
 from yimao_db import dialect
 from yimao_db.errors import DatabaseError, UsageError
@@ -30,6 +41,10 @@ from yimao_db.errors import DatabaseError, UsageError
 DEFAULT_DB = "yimao.db"
 ENV_VAR = "YIMAO_DB_URL"
 BUSY_TIMEOUT_MS = 60_000
+SQLITE_HEADER = b"SQLite format 3\x00"
+# set on an exception raised while reading a database (the file's path as text)
+DAMAGED_ATTR = "yimao_damaged_database"
+NOT_UTF8 = "Could not decode to UTF-8"  # how the sqlite3 module reports a value it cannot decode
 
 
 def resolve_url(db: str | None = None) -> URL:
@@ -38,9 +53,18 @@ def resolve_url(db: str | None = None) -> URL:
     if "://" in target:
         try:
             return make_url(target)
-        except ArgumentError as exc:
+        except (ArgumentError, ValueError) as exc:  # ValueError: a port that is not a number
             raise UsageError(f"not a database URL: {target!r} ({exc})") from None
-    return URL.create("sqlite", database=str(Path(target).expanduser().resolve()))
+    # os.path.expanduser leaves ~unknown-user as it is, like a shell (Path.expanduser raises)
+    return URL.create("sqlite", database=str(_resolve(Path(os.path.expanduser(target)))))
+
+
+def _resolve(path: Path) -> Path:
+    """``path`` made absolute with every symlink followed; DatabaseError for a symlink loop."""
+    try:
+        return path.resolve()
+    except (RuntimeError, OSError, ValueError) as exc:  # 3.11: RuntimeError for a loop
+        raise DatabaseError(f"cannot use the database path {str(path)!r}: {exc}") from None
 
 
 def is_sqlite(url: URL) -> bool:
@@ -48,10 +72,44 @@ def is_sqlite(url: URL) -> bool:
 
 
 def sqlite_path(url: URL) -> Path | None:
-    """The file behind a SQLite URL, or None for an in-memory database."""
+    """The file behind a SQLite URL, or None for an in-memory database. A SQLite URL with
+    options (``?timeout=…``) is refused: yimao sets the connection's options itself."""
+    if is_sqlite(url) and url.query:
+        options = "&".join(sorted(url.query))
+        raise UsageError(
+            f"database URL: a SQLite URL takes no options (?{options}); give a path or "
+            "sqlite:///PATH"
+        )
     if not is_sqlite(url) or url.database in (None, "", ":memory:"):
         return None
-    return Path(url.database).resolve()
+    return _resolve(Path(url.database))
+
+
+FILE_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def database_file(path: Path) -> os.stat_result | None:
+    """The status of the regular file at ``path`` (symlinks followed), None if there is none.
+
+    DatabaseError if something else is there (a directory, FIFO, socket or device: SQLite
+    would block on it, or write a ``-journal`` beside ``/dev/null``) or it cannot be looked at.
+    """
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise DatabaseError(f"cannot use the database {path}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = next((name for test, name in FILE_KINDS if test(st.st_mode)), "not a regular file")
+        raise DatabaseError(f"{path} is {kind}, expected a database file (a regular file)")
+    return st
 
 
 def check_writable(url: URL) -> None:
@@ -59,29 +117,126 @@ def check_writable(url: URL) -> None:
     path = sqlite_path(url)
     if path is None:
         return
-    if path.exists():
-        if path.is_dir():
-            raise DatabaseError(f"{path} is a directory, expected a database file")
+    parent = path.parent
+    if database_file(path) is not None:
         if not os.access(path, os.R_OK | os.W_OK):
             raise DatabaseError(f"cannot write the database {path}: permission denied")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise DatabaseError(
+                f"cannot write the database {path}: directory {parent} is not writable "
+                "(SQLite writes its journal beside the database)"
+            )
         return
-    parent = path.parent
     if not parent.is_dir():
         raise DatabaseError(f"cannot create {path}: directory {parent} does not exist")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise DatabaseError(f"cannot create {path}: directory {parent} is not writable")
 
 
-def _install_sqlite_hooks(engine: Engine, *, readonly: bool, foreign_keys: bool = True) -> None:
+def _header(path: Path) -> bytes:
+    try:
+        with path.open("rb") as fh:
+            return fh.read(100)
+    except OSError as exc:
+        raise DatabaseError(f"cannot read the database {path}: {exc.strerror or exc}") from None
+
+
+def _table_names(path: Path, header: bytes) -> set[str]:
+    """The tables of the SQLite file at ``path``, read without writing anything beside it.
+
+    A WAL database opened read-only normally gets ``-wal`` and ``-shm`` files; when there is
+    no ``-wal`` (no writer at work) the file is read as immutable instead.
+    """
+    uri = f"file:{quote(str(path))}?mode=ro"
+    wal_mode = header[18:20] == b"\x02\x02"
+    if wal_mode and not path.with_name(path.name + "-wal").exists():
+        uri += "&immutable=1"
+    try:
+        con = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+    except sqlite3.Error as exc:
+        raise DatabaseError(f"cannot open the database {path}: {exc}") from None
+    try:
+        rows = con.execute("SELECT type, name, sql FROM sqlite_master").fetchall()
+        return {str(name) for kind, name, _sql in rows if kind == "table"}
+    except (sqlite3.Error, UnicodeDecodeError) as exc:
+        if mark_if_damage(exc, str(path)):
+            raise
+        raise DatabaseError(f"cannot read the database {path}: {exc}") from None
+    finally:
+        con.close()
+
+
+def mark_if_damage(exc: BaseException, where: str) -> bool:
+    """Mark ``exc`` (:data:`DAMAGED_ATTR`) if it says the file is damaged: SQLite's "malformed"
+    and "not a database" errors, and text that is not UTF-8 (the driver decoding a value,
+    a column name or a message). True if marked."""
+    name = str(getattr(exc, "sqlite_errorname", ""))
+    damaged = (
+        isinstance(exc, UnicodeDecodeError)
+        or name.startswith("SQLITE_CORRUPT")
+        or name == "SQLITE_NOTADB"
+        or (isinstance(exc, sqlite3.OperationalError) and str(exc).startswith(NOT_UTF8))
+    )
+    if damaged:
+        setattr(exc, DAMAGED_ATTR, where)
+    return damaged
+
+
+def preflight(url: URL, *, require_built: bool) -> None:
+    """Before a writer touches an existing SQLite file: read it (read-only) and refuse one that
+    is not an SQLite database, is damaged, or (``require_built``) is not a built yimao
+    database. A missing or empty file passes unless ``require_built``."""
+    path = sqlite_path(url)
+    if path is None:
+        return
+    st = database_file(path)
+    if st is None and require_built:
+        raise DatabaseError(f"no database at {path}; run `yimao build` first")
+    if st is None or st.st_size == 0:
+        if require_built:
+            raise DatabaseError(
+                f"{path} is an empty file, not a built database; run `yimao build` first"
+            )
+        return
+    header = _header(path)
+    if not header.startswith(SQLITE_HEADER):
+        raise DatabaseError(
+            f"{path} is not a database (not an SQLite file); it was left as it was. "
+            "Give the path of a yimao database, or of a new file for `yimao build`"
+        )
+    tables = _table_names(path, header)  # a damaged schema is refused here, unwritten
+    if require_built and "reading" not in tables:
+        raise DatabaseError(
+            f"{path} is not a built yimao database (it has no reading table); "
+            "run `yimao build` first"
+        )
+
+
+def _install_sqlite_hooks(
+    engine: Engine, *, readonly: bool, path: Path | None, foreign_keys: bool = True
+) -> None:
+    where = str(path or "the database")
+
+    @event.listens_for(engine, "handle_error")
+    def _mark_damage(context: Any) -> None:
+        mark_if_damage(context.original_exception, where)
+
     @event.listens_for(engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
         cursor = dbapi_connection.cursor()
-        for pragma in dialect.sqlite_connect_pragmas(
-            readonly=readonly, busy_timeout_ms=BUSY_TIMEOUT_MS, foreign_keys=foreign_keys
-        ):
-            cursor.execute(pragma)
-        cursor.close()
+        try:
+            for pragma in dialect.sqlite_connect_pragmas(
+                readonly=readonly,
+                busy_timeout_ms=BUSY_TIMEOUT_MS,
+                foreign_keys=foreign_keys,
+            ):
+                cursor.execute(pragma)
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
+            mark_if_damage(exc, where)
+            raise
+        finally:
+            cursor.close()
 
     begin = dialect.sqlite_begin(readonly=readonly)
 
@@ -90,14 +245,22 @@ def _install_sqlite_hooks(engine: Engine, *, readonly: bool, foreign_keys: bool 
         conn.exec_driver_sql(begin)
 
 
-def writer_engine(db: str | URL | None = None, *, building: bool = False) -> Engine:
-    """An engine for building and casting. ``building``: SQLite foreign keys are left off
-    for the migrations to rebuild tables; ``yimao build`` checks them before committing."""
+def writer_engine(
+    db: str | URL | None = None, *, require_built: bool = False, building: bool = False
+) -> Engine:
+    """An engine for building (a missing or empty SQLite file is created) and casting
+    (``require_built``: the database must already be built). Nothing is written until the
+    file has been read and found usable (:func:`preflight`). ``building``: SQLite foreign
+    keys are left off for the migrations to rebuild tables; ``yimao build`` checks them
+    before committing."""
     url = db if isinstance(db, URL) else resolve_url(db)
     if is_sqlite(url):
         check_writable(url)
+        preflight(url, require_built=require_built)
         engine = create_engine(url)
-        _install_sqlite_hooks(engine, readonly=False, foreign_keys=not building)
+        _install_sqlite_hooks(
+            engine, readonly=False, path=sqlite_path(url), foreign_keys=not building
+        )
         return engine
     return create_engine(url, pool_pre_ping=True)
 
@@ -123,11 +286,13 @@ def reader_engine(db: str | URL | None = None) -> Engine:
     url = db if isinstance(db, URL) else resolve_url(db)
     if is_sqlite(url):
         path = sqlite_path(url)
-        if path is not None and not path.is_file():
+        if path is not None and database_file(path) is None:
             raise DatabaseError(f"no database at {path}; run `yimao build` first")
+        if path is not None and not os.access(path, os.R_OK):
+            raise DatabaseError(f"cannot read the database {path}: permission denied")
         target = _readonly_uri(path) if path is not None else ":memory:"
         engine = create_engine(URL.create("sqlite", database=target, query={"uri": "true"}))
-        _install_sqlite_hooks(engine, readonly=True)
+        _install_sqlite_hooks(engine, readonly=True, path=path)
         return engine
     engine = create_engine(url, pool_pre_ping=True, **dialect.postgresql_reader_options())
 
@@ -140,3 +305,17 @@ def reader_engine(db: str | URL | None = None) -> Engine:
 
     dialect.postgresql_end_reads_with_commit(engine)
     return engine
+
+
+def driver_error(conn: Connection, exc: Exception) -> Exception:
+    """An exception the driver raised on a cursor of ``conn`` used directly (outside
+    SQLAlchemy's execution), as SQLAlchemy would have raised it: a damaged file marked,
+    a database error wrapped in :class:`sqlalchemy.exc.DBAPIError`."""
+    database = conn.engine.url.database or "" if is_sqlite(conn.engine.url) else ""
+    # a reader opens "file:PATH?mode=ro…" (percent-encoded): name the file itself
+    where = unquote(database.removeprefix("file:").split("?", 1)[0]) or "the database"
+    mark_if_damage(exc, where)
+    base = conn.dialect.loaded_dbapi.Error
+    if isinstance(exc, base):
+        return DBAPIError.instance(None, None, exc, base)
+    return exc

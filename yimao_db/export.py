@@ -291,18 +291,23 @@ def export(directory: str | Path, fmt: str = "csv", db: str | URL | None = None)
             found = sources(conn)
             if not found:
                 raise UsageError("the database has no tables or views to export; run yimao build")
-            try:
-                target.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise UsageError(f"cannot create {target}: {exc.strerror}") from None
+            # everything is read before the first file is written: a database that fails
+            # part-way (damaged) leaves no half export behind
+            contents: list[tuple[Path, bytes]] = []
             written = []
             for source in found:
                 columns, rows = _rows(conn, source)
                 content, count = WRITERS[fmt](columns, rows)
                 name = f"{source.name}.{EXTENSIONS[fmt]}"
-                _write(target / name, content)
+                contents.append((target / name, content))
                 written.append(Exported(source.name, source.kind, name, tuple(columns), count))
-            _write(target / README, schema_readme(conn, written, fmt).encode("utf-8"))
-            return written
+            readme = schema_readme(conn, written, fmt).encode("utf-8")
     finally:
         engine.dispose()
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot create {target}: {exc.strerror}") from None
+    for path, content in [*contents, (target / README, readme)]:
+        _write(path, content)
+    return written

@@ -43,9 +43,12 @@ MATTER_FORMS = (
 )
 
 
-def matter(conn: Connection, typed: str) -> str:
+def matter(names: Connection | HexagramNames, typed: str) -> str:
     """The canonical matter (功名 財利 獄訟 憂患) ``typed`` names; UsageError if none."""
-    found = resolve(conn, "matter", typed)
+    if isinstance(names, HexagramNames):
+        found = names.matters.get(normalise(typed))
+    else:
+        found = resolve(names, "matter", typed)
     if found is None:
         raise UsageError(f"unknown matter {typed!r}: expected {MATTER_FORMS}")
     return found
@@ -69,12 +72,48 @@ def resolve_any(conn: Connection, typed: str) -> list[tuple[str, str]]:
     return [(str(k), str(c)) for k, c in rows]
 
 
+def unknown_hexagram(typed: str) -> UsageError:
+    return UsageError(f"unknown hexagram {typed!r}: expected {HEXAGRAM_FORMS}")
+
+
 def hexagram(conn: Connection, typed: str) -> int:
     """King Wen number of the hexagram ``typed`` names; UsageError if none."""
     found = resolve(conn, "hexagram", typed)
     if found is None:
-        raise UsageError(f"unknown hexagram {typed!r}: expected {HEXAGRAM_FORMS}")
+        raise unknown_hexagram(typed)
     return int(found)
+
+
+class HexagramNames:
+    """Every hexagram spelling of ``name_alias`` with the hexagram's bits (and every spelling
+    of a matter), read in three queries:
+    :meth:`bits` resolves exactly as :func:`hexagram` does, without a query per name (for
+    ``yimao import``, which resolves many rows before it may write)."""
+
+    MEMO_SIZE = 10_000  # what was typed → bits, for the spellings actually used
+
+    def __init__(self, conn: Connection) -> None:
+        bits = {
+            int(kw): str(b) for kw, b in conn.execute(text("SELECT king_wen, bits FROM hexagram"))
+        }
+        rows = conn.execute(text("SELECT alias, canonical FROM name_alias WHERE kind = 'hexagram'"))
+        self._by_alias = {str(alias): bits[int(kw)] for alias, kw in rows}
+        matters = conn.execute(
+            text("SELECT alias, canonical FROM name_alias WHERE kind = 'matter'")
+        )
+        self.matters = {str(alias): str(canonical) for alias, canonical in matters}
+        self._memo: dict[str, str] = {}
+
+    def bits(self, typed: str) -> str:
+        """The bits of the hexagram ``typed`` names; UsageError if none."""
+        found = self._memo.get(typed)
+        if found is None:
+            found = self._by_alias.get(normalise(typed))
+            if found is None:
+                raise unknown_hexagram(typed)
+            if len(self._memo) < self.MEMO_SIZE:
+                self._memo[typed] = found
+        return found
 
 
 def entities(conn: Connection, typed: str) -> list[tuple[str, str]]:

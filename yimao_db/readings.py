@@ -7,31 +7,32 @@ bad input writes nothing. :func:`chart` reads ``v_reading``, ``v_reading_line``,
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
-from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Connection, Engine, insert, text
 from sqlalchemy.engine import URL
 
-from yimao_db import casting, lookup
-from yimao_db.civiltime import DEFAULT_TZ, parse_at
-from yimao_db.db import reader_engine, writer_engine
+from yimao_db import casting, dialect, lookup
+from yimao_db.calendar.civiltime import DEFAULT_TZ, parse_at
+from yimao_db.calendar.moment import Moment, moment_from_pillars, moment_of, parse_pillars
+from yimao_db.db import driver_error, reader_engine, writer_engine
 from yimao_db.errors import UsageError
-from yimao_db.moment import Moment, moment_from_pillars, moment_of, parse_pillars
 from yimao_db.rules.chart import reading_keys
 from yimao_db.rules.signs import SIGNS
-from yimao_db.schema.readings import MAX_ID, reading, reading_line
+from yimao_db.schema.readings import KEY_COLUMNS, MAX_ID, reading, reading_line
+from yimao_db.views import views
 from yimao_db.vocab import NAJIA_VARIANTS
 
 # The chart as typed objects: one field per column of the view it is read from, in the
 # view's order (tests/test_docs.py holds these to the contracts in yimao_db.views).
+
+# SQLite stores no value, and no row, over 10⁹ bytes (SQLITE_MAX_LENGTH); PostgreSQL no text
+# over 1 GB. The rest of a reading's row takes well under the margin left here.
+QUESTION_MAX_BYTES = 999_000_000
 
 
 @dataclass(frozen=True)
@@ -175,54 +176,60 @@ class Chart:
         return data
 
 
+def _chart_query(view: str, order: str = "") -> str:
+    """SELECT a view's contract columns, in the contract's order (the order of the fields of
+    the class the rows become), for one reading; ``:id`` is the reading id."""
+    columns = ", ".join(views()[view].column_names)
+    return f"SELECT {columns} FROM {view} WHERE reading_id = :id{order}"
+
+
+CHART_QUERIES = (
+    _chart_query("v_reading"),
+    _chart_query("v_reading_line", " ORDER BY position"),
+    _chart_query("v_reading_hidden", " ORDER BY position"),
+    _chart_query("v_reading_sign"),
+)
+
+
 PARTS = ("lines", "hidden", "signs")  # the fields of Chart read from other views
 
 
-def sign_order(row: Any) -> tuple[int, int, int]:
+def sign_order(sign: ChartSign) -> tuple[int, int, int]:
     """Weightier signs first, then by line (the whole reading before line 1), then in the
     order of the catalogue (the same on every backend, whatever its collation)."""
-    return (-row["weight"], row["position"] or 0, CATALOGUE[row["sign"]])
+    return (-sign.weight, sign.position or 0, CATALOGUE[sign.sign])
 
 
 CATALOGUE = {s.name: i for i, s in enumerate(SIGNS)}
 
 
-def _pick(cls: type[Any], row: Any) -> dict[str, Any]:
-    return {f.name: row[f.name] for f in fields(cls) if f.name not in PARTS}
-
-
 def read_chart(conn: Connection, reading_id: int) -> Chart:
-    head = (
-        conn.execute(text("SELECT * FROM v_reading WHERE reading_id = :id"), {"id": reading_id})
-        .mappings()
-        .first()
+    """The chart of one reading: three queries in one snapshot, on the driver's own cursor
+    (a chart is read often; the columns arrive in the order of the classes' fields)."""
+    head_sql, lines_sql, hidden_sql, signs_sql = (
+        dialect.named_params(conn, q) for q in CHART_QUERIES
     )
+    params = {"id": reading_id}
+    try:
+        with dialect.snapshot(conn) as cursor:
+            head = cursor.execute(head_sql, params).fetchone()
+            lines = cursor.execute(lines_sql, params).fetchall()
+            hidden = cursor.execute(hidden_sql, params).fetchall()
+            signs = cursor.execute(signs_sql, params).fetchall()
+    except Exception as exc:  # the driver's own, raised outside SQLAlchemy
+        raise driver_error(conn, exc) from exc
     if head is None:
         raise UsageError(f"no reading with id {reading_id}")
-    lines = conn.execute(
-        text("SELECT * FROM v_reading_line WHERE reading_id = :id ORDER BY position"),
-        {"id": reading_id},
-    ).mappings()
-    hidden = conn.execute(
-        text("SELECT * FROM v_reading_hidden WHERE reading_id = :id ORDER BY position"),
-        {"id": reading_id},
-    ).mappings()
-    signs = sorted(
-        conn.execute(
-            text("SELECT * FROM v_reading_sign WHERE reading_id = :id"), {"id": reading_id}
-        ).mappings(),
-        key=sign_order,
-    )
+    columns = views()["v_reading"].column_names
     return Chart(
-        **_pick(Chart, head),
-        lines=tuple(ChartLine(**_pick(ChartLine, r)) for r in lines),
-        hidden=tuple(HiddenLine(**_pick(HiddenLine, r)) for r in hidden),
-        signs=tuple(ChartSign(**_pick(ChartSign, r)) for r in signs),
+        **dict(zip(columns, head, strict=True)),
+        lines=tuple(ChartLine(*row[1:]) for row in lines),
+        hidden=tuple(HiddenLine(*row[1:]) for row in hidden),
+        signs=tuple(sorted((ChartSign(*row[1:]) for row in signs), key=sign_order)),
     )
 
 
-@dataclass(frozen=True)
-class CastRequest:
+class CastRequest(NamedTuple):
     """Everything a cast needs, validated; storing it cannot fail on user input."""
 
     cast: casting.Cast
@@ -287,11 +294,15 @@ def check_question(question: str | None) -> str | None:
     if "\x00" in question:
         raise UsageError("the question contains a NUL character, which cannot be stored")
     try:
-        question.encode("utf-8")
+        size = len(question.encode("utf-8"))
     except UnicodeEncodeError:
         raise UsageError(
             "the question is not valid Unicode text (it contains a lone surrogate)"
         ) from None
+    if size > QUESTION_MAX_BYTES:
+        raise UsageError(
+            f"the question is {size} bytes long: at most {QUESTION_MAX_BYTES} can be stored"
+        )
     return question
 
 
@@ -305,7 +316,7 @@ def check_matter(matter: Any) -> str:
 
 
 def prepare(
-    conn: Connection,
+    names: casting.Names,
     lines: str | None = None,
     *,
     coins: str | None = None,
@@ -316,8 +327,9 @@ def prepare(
     najia: str = "fixed",
     matter: str | None = None,
 ) -> CastRequest:
-    """Validate a cast (names resolve through ``conn``); raises UsageError, writes nothing."""
-    forms = sum(1 for x in (lines, coins, random) if x)
+    """Validate a cast (names resolve through ``names``, a connection or a loaded
+    :class:`~yimao_db.lookup.HexagramNames`); raises UsageError, writes nothing."""
+    forms = bool(lines) + bool(coins) + bool(random)
     if forms != 1:
         raise UsageError("give exactly one of: line values/notation/hexagram, --coins, --random")
     if najia not in NAJIA_VARIANTS:
@@ -327,7 +339,7 @@ def prepare(
             "the seasonal najia needs the half-year, which only a date-time gives (--at)"
         )
     question = check_question(question)
-    matter_name = None if matter is None else lookup.matter(conn, check_matter(matter))
+    matter_name = None if matter is None else lookup.matter(names, check_matter(matter))
     if random:
         if moving:
             raise UsageError("moving lines go with a hexagram name, not with --random")
@@ -337,67 +349,105 @@ def prepare(
             raise UsageError("moving lines go with a hexagram name, not with coins")
         cast_ = casting.from_coins(coins)
     else:
-        cast_ = casting.parse(conn, str(lines), moving)
+        cast_ = casting.parse(names, str(lines), moving)
     return CastRequest(cast_, moment, question, najia, matter_name)
 
 
-def reading_row(request: CastRequest) -> dict[str, Any]:
-    """The ``reading`` row of a prepared cast (without its id): its inputs, and the keys
-    derived from its lines (:func:`yimao_db.rules.chart.reading_keys`)."""
+# The columns :func:`reading_rows` fills, in its order; ``id`` and ``created_at`` are added
+# when the rows are inserted. The last four are the keys derived from the lines
+# (:func:`yimao_db.rules.chart.reading_keys`).
+READING_COLUMNS = (
+    "question",
+    "method",
+    "cast_input",
+    "cast_at",
+    "tz",
+    "year_gz",
+    "month_gz",
+    "month_branch",
+    "day_gz",
+    "hour_gz",
+    "solar_term",
+    "half_year",
+    "early_rat",
+    "najia_variant",
+    "matter",
+    *KEY_COLUMNS,
+)
+LINE_COLUMNS = ("position", "value", "coins")  # reading_line, without reading_id
+
+POSITIONS = (1, 2, 3, 4, 5, 6)
+NO_COINS = (None,) * 6
+ReadingRow = tuple[Any, ...]  # READING_COLUMNS
+LineRow = tuple[int, int, int | None]  # LINE_COLUMNS
+Rows = tuple[ReadingRow, tuple[LineRow, ...]]
+
+
+def reading_rows(request: CastRequest) -> Rows:
+    """The ``reading`` row and the six ``reading_line`` rows (line 1 first) that store a
+    validated cast: the one place where a cast becomes rows, for ``cast`` and ``import``.
+    The reading row ends with the keys derived from the lines."""
     m, c = request.moment, request.cast
     keys = reading_keys(c.values, request.najia_variant, m.half_year)
-    return {
-        "created_at": datetime.now(UTC).isoformat(timespec="microseconds"),
-        "question": request.question,
-        "method": c.method,
-        "cast_input": c.cast_input,
-        "cast_at": m.cast_at,
-        "tz": m.tz,
-        "year_gz": m.year_gz,
-        "month_gz": m.month_gz,
-        "month_branch": m.month_branch,
-        "day_gz": m.day_gz,
-        "hour_gz": m.hour_gz,
-        "solar_term": m.solar_term,
-        "half_year": m.half_year,
-        "early_rat": int(m.early_rat),
-        "najia_variant": request.najia_variant,
-        "primary_kw": keys.primary_kw,
-        "changed_kw": keys.changed_kw,
-        "moving_mask": keys.moving_mask,
-        "najia_half": keys.najia_half,
-        "matter": request.matter,
-    }
+    reading = (
+        request.question,
+        c.method,
+        c.cast_input,
+        m.cast_at,
+        m.tz,
+        m.year_gz,
+        m.month_gz,
+        m.month_branch,
+        m.day_gz,
+        m.hour_gz,
+        m.solar_term,
+        m.half_year,
+        int(m.early_rat),
+        request.najia_variant,
+        request.matter,
+        keys.primary_kw,
+        keys.changed_kw,
+        keys.moving_mask,
+        keys.najia_half,
+    )
+    lines = tuple(zip(POSITIONS, map(int, c.values), c.coins or NO_COINS, strict=True))
+    return reading, lines
 
 
-def line_rows(request: CastRequest, reading_id: int) -> list[dict[str, Any]]:
-    """The six ``reading_line`` rows of a prepared cast."""
-    c = request.cast
-    return [
-        {
-            "reading_id": reading_id,
-            "position": i,
-            "value": int(v),
-            "coins": None if c.coins is None else c.coins[i - 1],
-        }
-        for i, v in enumerate(c.values, 1)
-    ]
+def stored_at() -> str:
+    """``created_at`` of readings stored now: UTC, ISO 8601 with microseconds."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 def store(conn: Connection, request: CastRequest) -> int:
     """Insert one prepared reading and its six lines; returns the new id."""
+    row, lines = reading_rows(request)
+    values = dict(zip(READING_COLUMNS, row, strict=True))
     reading_id = conn.execute(
-        insert(reading).values(reading_row(request)).returning(reading.c.id)
+        insert(reading).values(created_at=stored_at(), **values).returning(reading.c.id)
     ).scalar_one()
-    conn.execute(insert(reading_line), line_rows(request, int(reading_id)))
+    conn.execute(
+        insert(reading_line),
+        [
+            {"reading_id": reading_id, **dict(zip(LINE_COLUMNS, line, strict=True))}
+            for line in lines
+        ],
+    )
     return int(reading_id)
 
 
 @contextmanager
-def _connect(db: str | URL | Engine | None, *, write: bool) -> Iterator[Connection]:
-    """A connection (inside a transaction when writing) on ``db``: an Engine is used as
-    given; for a path or URL an engine is made and disposed of afterwards."""
-    engine = db if isinstance(db, Engine) else writer_engine(db) if write else reader_engine(db)
+def _connect(db: str | URL | Engine | Connection | None, *, write: bool) -> Iterator[Connection]:
+    """A connection (inside a transaction when writing) on ``db``: a Connection is used as
+    given, in the caller's transaction; an Engine is used as given; for a path or URL an
+    engine is made and disposed of afterwards."""
+    if isinstance(db, Connection):
+        yield db
+        return
+    if isinstance(db, Engine):
+        engine = db
+    else:
+        engine = writer_engine(db, require_built=True) if write else reader_engine(db)
     try:
         with engine.begin() if write else engine.connect() as conn:
             yield conn
@@ -423,9 +473,10 @@ def cast(
     najia: str = "fixed",
     question: str | None = None,
     matter: str | None = None,
-    db: str | URL | Engine | None = None,
+    db: str | URL | Engine | Connection | None = None,
 ) -> int:
     """Cast and store a reading; returns its id. Bad input raises UsageError, writes nothing.
+    On a Connection the reading is stored in the caller's transaction.
 
     ``matter`` is the kind of matter asked about (§9.5: office, wealth, lawsuit or worry, in
     any spelling ``name_alias`` accepts); its signs join the chart."""
@@ -454,7 +505,7 @@ def cast(
         return store(conn, request)
 
 
-def chart(reading_id: int, db: str | URL | Engine | None = None) -> Chart:
+def chart(reading_id: int, db: str | URL | Engine | Connection | None = None) -> Chart:
     """The chart of a stored reading, read from the views."""
     with _connect(db, write=False) as conn:
         return read_chart(conn, reading_id)
@@ -473,125 +524,3 @@ def recent(limit: int = 20, db: str | URL | Engine | None = None) -> tuple[list[
             {"n": limit},
         )
         return list(result.keys()), [tuple(r) for r in result]
-
-
-IMPORT_COLUMNS = ("lines", "at", "tz", "question", "matter")
-JSON_SUFFIXES = (".jsonl", ".ndjson", ".json")
-
-
-@dataclass(frozen=True)
-class ImportRow:
-    label: str  # how errors name it: "row 3", or "row 3 (line 5)" when the lines differ
-    values: dict[str, Any]
-
-
-def _label(number: int, line: int) -> str:
-    return f"row {number}" if number == line else f"row {number} (line {line})"
-
-
-def _json_rows(content: str) -> list[ImportRow]:
-    rows: list[ImportRow] = []
-    for line_no, line in enumerate(content.splitlines(), 1):
-        if not line.strip():
-            continue
-        label = _label(len(rows) + 1, line_no)
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise UsageError(f"{label}: not valid JSON ({exc.msg})") from None
-        if not isinstance(obj, dict):
-            raise UsageError(
-                f"{label}: expected a JSON object with keys {', '.join(IMPORT_COLUMNS)}"
-            )
-        rows.append(ImportRow(label, obj))
-    return rows
-
-
-def _csv_rows(path: Path, content: str) -> list[ImportRow]:
-    reader = csv.DictReader(io.StringIO(content, newline=""))
-    if reader.fieldnames is None or "lines" not in reader.fieldnames:
-        raise UsageError(
-            f"{path}: expected a CSV header row with the columns {', '.join(IMPORT_COLUMNS)}"
-            " (lines required)"
-        )
-    rows: list[ImportRow] = []
-    start = reader.line_num + 1  # the file line a record starts on
-    for record in reader:
-        label = _label(len(rows) + 1, start)
-        start = reader.line_num + 1
-        if None in record:
-            raise UsageError(f"{label}: more fields than the header has columns")
-        rows.append(ImportRow(label, record))
-    return rows
-
-
-def _import_rows(path: Path) -> list[ImportRow]:
-    """The readings of a CSV or JSON Lines file, numbered from 1 (the CSV header is not a
-    row; blank JSON lines are skipped)."""
-    try:
-        content = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {path}: {exc}") from None
-    if not content.strip():
-        return []
-    if path.suffix.lower() in JSON_SUFFIXES or content.lstrip().startswith("{"):
-        return _json_rows(content)
-    return _csv_rows(path, content)
-
-
-def _text(value: Any) -> str | None:
-    if value is None:
-        return None
-    return str(value).strip() or None
-
-
-def _cast_text(value: Any) -> str:
-    """The ``lines`` of an import row as text: a cast form, or a JSON list of six values."""
-    if isinstance(value, list) and all(isinstance(v, int) for v in value):
-        return "".join(str(v) for v in value)
-    text_ = _text(value)
-    if text_ is None:
-        raise UsageError("the 'lines' column is empty")
-    return text_
-
-
-def _prepare_row(conn: Connection, row: dict[str, Any], notes: list[str]) -> CastRequest:
-    lines = _cast_text(row.get("lines"))
-    moment = make_moment(at=_text(row.get("at")), tz=_text(row.get("tz")), notes=notes)
-    question = row.get("question")
-    matter = row.get("matter")
-    return prepare(
-        conn,
-        lines,
-        moment=moment,
-        question=None if question in (None, "") else question,
-        matter=None if matter in (None, "") else matter,
-    )
-
-
-def import_file(
-    path: str | Path, db: str | URL | Engine | None = None, notes: list[str] | None = None
-) -> list[int]:
-    """Store every reading of a CSV or JSON Lines file in one transaction; returns the ids.
-
-    Columns ``lines`` (any cast form; coins as ``2,1,3,0,2,2``), ``at`` (ISO date-time,
-    default now), ``tz`` (default Asia/Shanghai), ``question`` and ``matter`` (office,
-    wealth, lawsuit or worry, any spelling); other columns are ignored. Every row is
-    validated before anything is stored: a bad row is reported by its number (``row 3``;
-    the CSV header is not counted) and nothing is written. What was assumed about a row's
-    date-time is appended to ``notes`` (``row 1: no time given; …``).
-    """
-    rows = _import_rows(Path(path))
-    if not rows:
-        raise UsageError(f"{path}: no readings to import")
-    with _connect(db, write=True) as conn:
-        requests = []
-        for row in rows:
-            found: list[str] = []
-            try:
-                requests.append(_prepare_row(conn, row.values, found))
-            except UsageError as exc:
-                raise UsageError(f"{row.label}: {exc}") from None
-            if notes is not None:
-                notes.extend(f"{row.label}: {note}" for note in found)
-        return [store(conn, request) for request in requests]

@@ -1,9 +1,9 @@
 """Documentation inside the database: meta_table, meta_column and v_passage_citation.
 
 meta_table and meta_column describe every table, view and column (seeded by
-seed/s95_docs.py from yimao_db.docs). v_passage_citation lists, per passage, every row of
+seed/s95_docs.py from yimao_db.meta). v_passage_citation lists, per passage, every row of
 every table with a passage column; its SQL was generated once by
-yimao_db.docs.citation_view_sql() and is frozen here: a later table with a passage column
+the citation view builder of its day and is frozen here: a later table with a passage column
 needs a revision that recreates the view (tests/test_docs.py checks the coverage).
 Portable SQL (SQLite and PostgreSQL): CAST(... AS VARCHAR(n)) and || for the keys.
 

@@ -21,7 +21,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from yimao_db.show import render_show, show
+    from yimao_db.present.show import render_show, show
 
     engine = dbmod.reader_engine(args.db)
     with engine.connect() as conn:

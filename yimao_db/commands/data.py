@@ -9,13 +9,19 @@ from yimao_db.commands import SubParsers, db_option, format_options, out
 
 
 def cmd_sql(args: argparse.Namespace) -> int:
-    from yimao_db.output import render
-    from yimao_db.sqlrun import parse_params, run
+    from yimao_db.present import table as output
+    from yimao_db.sql.run import parse_params, parse_timeout, query
 
-    query = sys.stdin.read() if args.query == "-" else args.query
-    result = run(query, parse_params(args.param or ()), args.db)
-    if result.columns is not None:
-        out(render(result.columns, result.rows, args.format))
+    params = parse_params(args.param or ())
+    timeout = parse_timeout(args.timeout)
+    text = sys.stdin.read() if args.query == "-" else args.query
+    with query(text, params, args.db, timeout=timeout) as result:
+        if result.columns is None:
+            return 0
+        output.check_keys(result.columns, args.format)
+        shown = output.write(sys.stdout, result.columns, result.rows, args.format)
+    if shown is not None:
+        sys.stderr.write(f"note: showing the first {shown} rows; use --csv or --jsonl for all\n")
     return 0
 
 
@@ -35,7 +41,8 @@ def register(sub: SubParsers) -> None:
         description="Run ONE read-only statement (SELECT, WITH, VALUES, EXPLAIN; reporting "
         "PRAGMAs on SQLite; TABLE and SHOW on PostgreSQL). Anything that would write is "
         "refused (exit 2) and the database is left unchanged. Output is an aligned table "
-        "unless --csv, --json or --jsonl is given.",
+        "(at most 10000 rows) unless --csv, --json or --jsonl is given; those stream any "
+        "number of rows. The query is stopped after --timeout seconds.",
     )
     p.add_argument("query", help='the statement, e.g. "SELECT * FROM v_hexagram" (- reads stdin)')
     p.add_argument(
@@ -44,6 +51,11 @@ def register(sub: SubParsers) -> None:
         action="append",
         metavar="NAME=VALUE",
         help="bind :NAME in the query (text; NAME:int=… or NAME:float=… for numbers); repeatable",
+    )
+    p.add_argument(
+        "--timeout",
+        metavar="SECONDS",
+        help="stop the query after SECONDS (default 30; none or 0: no limit); exit 2",
     )
     format_options(p)
     db_option(p)

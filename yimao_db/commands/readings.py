@@ -5,68 +5,50 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 
 from yimao_db import db as dbmod
 from yimao_db.commands import SubParsers, db_option, format_options, out
-from yimao_db.errors import DatabaseError, UsageError
+from yimao_db.errors import UsageError
 from yimao_db.schema.readings import MAX_ID
 
 
 def built_writer(db: str | None) -> Engine:
-    """A writer engine on a database that exists: casting never creates an empty file."""
-    url = dbmod.resolve_url(db)
-    path = dbmod.sqlite_path(url)
-    if path is not None and not path.is_file():
-        raise DatabaseError(f"no database at {path}; run `yimao build` first")
-    return dbmod.writer_engine(url)
+    """A writer engine on a database that is built: casting never creates or changes a file
+    that is not already a yimao database."""
+    return dbmod.writer_engine(db, require_built=True)
 
 
-def print_chart(reading_id: int, args: argparse.Namespace, engine: Engine) -> None:
-    from yimao_db.layout import render_chart
+def chart_text(reading_id: int, args: argparse.Namespace, db: Engine | Connection) -> str:
+    """A stored reading's chart as printed: JSON with ``--json``, else the layout."""
+    from yimao_db.present.chart import render_chart
     from yimao_db.readings import chart
 
-    result = chart(reading_id, engine)
+    result = chart(reading_id, db)
     if args.json:
-        out(json.dumps(result.as_dict(), ensure_ascii=False, indent=2) + "\n")
-    else:
-        out(render_chart(result))
+        return json.dumps(result.as_dict(), ensure_ascii=False, indent=2) + "\n"
+    return render_chart(result)
 
 
 def cmd_cast(args: argparse.Namespace) -> int:
-    from yimao_db.readings import cast
-
+    """Store the reading and read its chart back in one transaction: if the chart cannot be
+    read (a damaged database, Ctrl-C), the reading is not kept either."""
     engine = built_writer(args.db)
     try:
-        reading_id = cast(
-            args.lines,
-            coins=args.coins,
-            random=args.random,
-            moving=args.moving or (),
-            at=args.at,
-            tz=args.tz,
-            pillars=args.pillars,
-            year=args.year,
-            month=args.month,
-            day=args.day,
-            hour=args.hour,
-            early_rat=args.early_rat,
-            najia=args.najia,
-            question=args.question,
-            matter=args.matter,
-            db=engine,
-        )
+        with engine.begin() as conn:
+            text = chart_text(_cast(args, conn), args, conn)
         note_assumed_time(args.at, args.tz)
-        print_chart(reading_id, args, engine)
     finally:
         engine.dispose()
+    out(text)
     return 0
 
 
 def note_assumed_time(at: str | None, tz: str | None) -> None:
     """After a successful cast: one ``note:`` line on stderr if ``--at`` was only a date."""
-    from yimao_db.civiltime import DEFAULT_TZ, parse_at
+    from yimao_db.calendar.civiltime import DEFAULT_TZ, parse_at
 
     if at is not None:
         note = parse_at(at, tz or DEFAULT_TZ).note
@@ -86,32 +68,72 @@ def import_notes(notes: list[str]) -> str:
     )
 
 
+def _cast(args: argparse.Namespace, conn: Connection) -> int:
+    from yimao_db.readings import cast
+
+    return cast(
+        args.lines,
+        coins=args.coins,
+        random=args.random,
+        moving=args.moving or (),
+        at=args.at,
+        tz=args.tz,
+        pillars=args.pillars,
+        year=args.year,
+        month=args.month,
+        day=args.day,
+        hour=args.hour,
+        early_rat=args.early_rat,
+        najia=args.najia,
+        question=args.question,
+        matter=args.matter,
+        db=conn,
+    )
+
+
+def _whole_number(text: str) -> int | None:
+    """``text`` as a number from 1 to MAX_ID, or None. The length is checked before ``int()``,
+    which refuses more than 4,300 digits with a ValueError of its own."""
+    if not text.isascii() or not text.isdigit() or len(text) > len(str(MAX_ID)):
+        return None
+    number = int(text)
+    return number if 1 <= number <= MAX_ID else None
+
+
 def reading_id(text: str) -> int:
     """A reading id typed by a user: a positive whole number."""
-    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= MAX_ID:
-        raise UsageError(f"bad reading id {text!r}: expected a positive whole number")
-    return int(text)
+    number = _whole_number(text)
+    if number is None:
+        raise UsageError(f"bad reading id {_shown(text)}: expected a positive whole number")
+    return number
 
 
 def limit(text: str) -> int:
     """A ``--limit`` typed by a user: 1 .. MAX_ID."""
-    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= MAX_ID:
-        raise UsageError(f"bad --limit {text!r}: expected a whole number from 1 to {MAX_ID}")
-    return int(text)
+    number = _whole_number(text)
+    if number is None:
+        raise UsageError(f"bad --limit {_shown(text)}: expected a whole number from 1 to {MAX_ID}")
+    return number
+
+
+def _shown(text: str, most: int = 40) -> str:
+    """A user's value quoted for an error message, cut short if long."""
+    return repr(text) if len(text) <= most else f"{text[:most]!r}… ({len(text)} characters)"
 
 
 def cmd_reading(args: argparse.Namespace) -> int:
     wanted = reading_id(args.id)
     engine = dbmod.reader_engine(args.db)
     try:
-        print_chart(wanted, args, engine)
+        text = chart_text(wanted, args, engine)
     finally:
         engine.dispose()
+    out(text)
     return 0
 
 
 def cmd_readings(args: argparse.Namespace) -> int:
-    from yimao_db.output import render
+    from yimao_db.present.table import render
     from yimao_db.readings import recent
 
     columns, rows = recent(args.limit, args.db)
@@ -119,18 +141,71 @@ def cmd_readings(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_import(args: argparse.Namespace) -> int:
-    from yimao_db.readings import import_file
+def import_summary(ids: list[int], seconds: float) -> str:
+    """``imported 3 readings (ids 4–6) in 0.2 s``."""
+    if len(ids) == 1:
+        return f"imported 1 reading (id {ids[0]}) in {seconds:.1f} s"
+    gaps = "" if ids[-1] - ids[0] == len(ids) - 1 else ", not contiguous"
+    return f"imported {len(ids)} readings (ids {ids[0]}–{ids[-1]}{gaps}) in {seconds:.1f} s"
 
-    engine = built_writer(args.db)
+
+class Meter:
+    """Progress on a terminal's stderr, one line rewritten at most five times a second."""
+
+    def __init__(self) -> None:
+        self.shown = False
+        self.last = 0.0
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - self.last < 0.2:
+            return
+        self.last = now
+        count = f"{done}/{total}" if total else f"{done}"
+        sys.stderr.write(f"\r{stage} {count} readings…\x1b[K")
+        sys.stderr.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+            self.shown = False
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from yimao_db.importing import import_file
+
+    began = time.perf_counter()
+    meter = Meter() if sys.stderr.isatty() else None
+    reported = []
+
+    def done(ids: list[int]) -> None:  # called after the commit, Ctrl-C ignored meanwhile
+        if meter is not None:
+            meter.clear()
+        summary = import_summary(ids, time.perf_counter() - began) + "\n"
+        if args.ids:
+            out("".join(f"{i}\n" for i in ids))
+            sys.stderr.write(summary)
+        else:
+            out(summary)
+        if notes:
+            sys.stderr.write(import_notes(notes))
+        reported.append(True)
+
     notes: list[str] = []
+    engine = built_writer(args.db)
     try:
-        ids = import_file(args.file, engine, notes=notes)
-    finally:
-        engine.dispose()
-    if notes:
-        sys.stderr.write(import_notes(notes))
-    out("".join(f"{i}\n" for i in ids))
+        try:
+            import_file(args.file, engine, progress=meter, done=done, notes=notes)
+        finally:
+            engine.dispose()
+            if meter is not None:
+                meter.clear()
+    except KeyboardInterrupt:
+        if not reported:
+            raise
+        # too late: the import is committed and reported; the interrupt changes nothing
     return 0
 
 
@@ -182,5 +257,8 @@ def register(sub: SubParsers) -> None:
 
     p = sub.add_parser("import", help="store readings from CSV or JSON Lines in one transaction")
     p.add_argument("file", help="CSV or JSON Lines with columns lines, at, tz, question, matter")
+    p.add_argument(
+        "--ids", action="store_true", help="print the new ids, one per line (summary on stderr)"
+    )
     db_option(p)
     p.set_defaults(handler=cmd_import)

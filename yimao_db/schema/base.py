@@ -34,12 +34,21 @@ metadata = MetaData(naming_convention=NAMING_CONVENTION)
 BASIS = ("book", "standard", "decision")
 
 
-def table(name: str, doc: str, *items: SchemaItem, section: str, cited: bool = False) -> Table:
+def table(
+    name: str,
+    doc: str,
+    *items: SchemaItem,
+    section: str,
+    cited: bool = False,
+    sqlite_with_rowid: bool = True,
+) -> Table:
     """Declare table ``name`` on the one MetaData; ``doc`` is its description.
 
     A ``cited`` table's rows say where they come from: a ``passage`` (a ``source_passage``
     id like ``'8.11'``) and a ``basis`` (book, standard or decision); a row whose basis is
-    the book must cite a passage.
+    the book must cite a passage. ``sqlite_with_rowid=False`` stores a table keyed by a
+    composite natural key as a WITHOUT ROWID table on SQLite: a join on the key reads one
+    b-tree instead of an index and then the table (rule tables a chart joins per line).
     """
     if cited:
         items = (
@@ -61,7 +70,10 @@ def table(name: str, doc: str, *items: SchemaItem, section: str, cited: bool = F
             one_of("basis", BASIS),
             CheckConstraint("basis <> 'book' OR passage IS NOT NULL", name="book_cites"),
         )
-    return Table(name, metadata, *items, comment=" ".join(doc.split()), info={"section": section})
+    extra: dict[str, Any] = {} if sqlite_with_rowid else {"sqlite_with_rowid": False}
+    return Table(
+        name, metadata, *items, comment=" ".join(doc.split()), info={"section": section}, **extra
+    )
 
 
 def col(name: str, type_: Any, *args: Any, nullable: bool = False, **kw: Any) -> Column[Any]:

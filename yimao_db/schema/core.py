@@ -346,6 +346,7 @@ line_najia = table(
     between("position", 1, 6),
     one_of("half_year", HALF_YEARS),
     section=SECTION,
+    sqlite_with_rowid=False,
 )
 
 

@@ -9,7 +9,7 @@ from the views.
 
 from __future__ import annotations
 
-from sqlalchemy import CheckConstraint, ForeignKey, Integer, String, Text
+from sqlalchemy import CheckConstraint, ForeignKey, Index, Integer, String, Text
 
 from yimao_db.schema.base import between, boolean, col, fk, one_of, table
 from yimao_db.vocab import HALF_YEARS, NAJIA_VARIANTS
@@ -68,7 +68,6 @@ reading = table(
         "primary_kw",
         Integer,
         fk("hexagram.king_wen"),
-        index=True,
         comment="Key derived from the lines at insert: the primary hexagram 本卦 (7 and 9 yang)",
     ),
     col(
@@ -105,6 +104,8 @@ reading = table(
     boolean("early_rat"),
     between("moving_mask", 0, 63),
     one_of("najia_half", HALF_YEARS),
+    # reports by hexagram, and by hexagram and day (a covering index: docs/queries.md)
+    Index("ix_reading_primary_kw_day_gz", "primary_kw", "day_gz"),
     CheckConstraint("(changed_kw IS NULL) = (moving_mask = 0)", name="changed_iff_moving"),
     section=SECTION,
 )

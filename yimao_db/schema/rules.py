@@ -277,6 +277,7 @@ element_relation = table(
     ),
     ref("relative", "relative.name", "The relative the other element is to 我", 2),
     section=SECTION,
+    sqlite_with_rowid=False,
     cited=True,
 )
 
@@ -351,6 +352,7 @@ line_transform = table(
         )
     ),
     section=SECTION,
+    sqlite_with_rowid=False,
     cited=True,
 )
 
@@ -371,6 +373,7 @@ hour_spirit = table(
     ref("spirit", "spirit.name", "The spirit on that line", 2),
     between("position", 1, 6),
     section=SECTION,
+    sqlite_with_rowid=False,
     cited=True,
 )
 
@@ -385,6 +388,7 @@ month_spirit_branch = table(
     col("spirits", String(8), comment="The spirits, in cycle order, joined by ','"),
     between("spirit_count", 1, 2),
     section=SECTION,
+    sqlite_with_rowid=False,
     cited=True,
 )
 
@@ -402,6 +406,7 @@ branch_on_day = table(
     boolean("is_void"),
     boolean("is_day_clash"),
     section=SECTION,
+    sqlite_with_rowid=False,
     cited=True,
 )
 
@@ -417,6 +422,7 @@ branch_in_month = table(
     ref("strength", "strength.name", "Strength of the branch's element that month", 1),
     boolean("is_month_break"),
     section=SECTION,
+    sqlite_with_rowid=False,
     cited=True,
 )
 
@@ -430,5 +436,6 @@ month_mansion = table(
     col("is_dusk", Integer, comment="1 if it culminates at dusk that month 昏中"),
     boolean("is_dusk"),
     section=SECTION,
+    sqlite_with_rowid=False,
     cited=True,
 )

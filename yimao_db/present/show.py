@@ -16,7 +16,7 @@ from sqlalchemy import Connection, Table, and_, or_, select, text
 from yimao_db import lookup
 from yimao_db.errors import UsageError
 from yimao_db.names import VOCABULARIES
-from yimao_db.output import pad, render
+from yimao_db.present.table import pad, render, terminal_layout
 from yimao_db.schema import metadata
 from yimao_db.vocab import YANG_BAR, YIN_BAR
 
@@ -71,7 +71,7 @@ def render_hexagram(data: dict[str, Any]) -> str:
             "",
             f"{data['short_name']} is also {kinds} (yimao show {data['short_name']} {options})",
         ]
-    return "\n".join(out) + "\n"
+    return terminal_layout(out)  # stored text, shown terminal-safe
 
 
 # --- other vocabularies -------------------------------------------------------------------
@@ -225,7 +225,7 @@ def render_entity(entity: dict[str, Any]) -> str:
         out += ["", f"  {group['table']} ({len(rows)} row{'s' if len(rows) != 1 else ''}):"]
         table = render(columns, [[r[c] for c in columns] for r in rows])
         out += [f"    {line}".rstrip() for line in table.splitlines()]
-    return "\n".join(out) + "\n"
+    return terminal_layout(out)  # stored text, shown terminal-safe
 
 
 def render_show(data: dict[str, Any]) -> str:

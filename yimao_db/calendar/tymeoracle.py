@@ -1,7 +1,7 @@
 """The calendar as tyme4py's own objects compute it: the slow reference for the fast path.
 
-:func:`reference_moment` gives the :class:`~yimao_db.moment.Moment` that
-:func:`yimao_db.moment.moment_of` gives, but asks tyme4py for every value, per moment,
+:func:`reference_moment` gives the :class:`~yimao_db.calendar.moment.Moment` that
+:func:`yimao_db.calendar.moment.moment_of` gives, but asks tyme4py for every value, per moment,
 without the term cache and without the pillar arithmetic (about a millisecond a moment):
 
 - the term in force: ``SolarTime.get_term()`` on the +08:00 clock, moved to the next term
@@ -33,10 +33,10 @@ from datetime import datetime, timedelta, timezone
 from tyme4py.sixtycycle import SixtyCycle, SixtyCycleMonth, SixtyCycleYear
 from tyme4py.solar import SolarDay, SolarTerm, SolarTime
 
-from yimao_db.civiltime import CivilTime
-from yimao_db.moment import Moment
+from yimao_db.calendar.civiltime import CivilTime
+from yimao_db.calendar.moment import Moment
+from yimao_db.calendar.solarterms import SOLAR_TERMS
 from yimao_db.rules.ganzhi import ganzhi
-from yimao_db.solarterms import SOLAR_TERMS
 from yimao_db.vocab import AFTER_SUMMER, AFTER_WINTER
 
 __all__ = ["get_term_pillars", "jie_minutes", "random_minutes", "reference_moment"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from yimao_db.output import width
+from yimao_db.present.table import width
 from yimao_db.rules.signs import GROUPS, SUBJECT_GROUP
 
 WIDTH = 100  # wrap a group's line past this many terminal cells

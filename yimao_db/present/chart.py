@@ -1,10 +1,13 @@
-"""The chart laid out as practitioners write it: header, then six rows from line 6 down."""
+"""The chart laid out as practitioners write it: header, then six rows from line 6 down.
+
+The question is stored verbatim; here it (like every other stored text) is printed through
+:func:`yimao_db.present.table.terminal_layout`, so control characters show as escapes."""
 
 from __future__ import annotations
 
-from yimao_db.output import pad
+from yimao_db.present.signs import render_signs
+from yimao_db.present.table import pad, terminal_layout
 from yimao_db.readings import Chart, ChartLine
-from yimao_db.sign_block import render_signs
 from yimao_db.vocab import MOVING_MARKS, YANG_BAR, YIN_BAR
 
 LINE = {True: YANG_BAR, False: YIN_BAR}
@@ -69,4 +72,4 @@ def render_chart(chart: Chart) -> str:
             row += f"   伏 {h.relative} {h.ganzhi}{h.element}"
         out.append(row.rstrip())
     out += render_signs(chart.signs)
-    return "\n".join(out) + "\n"
+    return terminal_layout(out)

@@ -2,34 +2,49 @@
 
 It checks, in order:
 
-1. on SQLite, ``PRAGMA integrity_check`` (the file's b-trees and indexes) and
-   ``PRAGMA foreign_key_check`` (every foreign key resolves);
-2. the schema revision is the head revision of this yimao-db, and at head the schema matches
-   the models (alembic autogenerate finds no difference), on SQLite every table, index, view
-   and trigger has the SQL the migrations give it, and every view answers;
-3. every seeded table equals a fresh recomputation from the rules
+1. on SQLite, ``PRAGMA integrity_check`` (the file's pages, b-trees and indexes) and
+   ``PRAGMA foreign_key_check`` (every foreign key resolves). Damaged pages, or a file that
+   is not a database, are reported in one line and end the check: nothing read from such a
+   file can be trusted. Indexes that do not match their tables are reported and the checks
+   go on (the tables are readable; ``REINDEX`` rebuilds them);
+2. the schema revision (:func:`yimao_db.build.current_revision`): ``alembic_version`` holds
+   exactly one revision, this yimao-db's head. A damaged revision table (several rows, NULL,
+   a value that is not text, a view, no revision in a database that has tables) is a
+   problem and the checks go on against the head schema; a revision this code does not know
+   ends the check (a newer schema cannot be compared). At head (or with a damaged revision
+   table) the schema matches the models (alembic autogenerate finds no difference), on
+   SQLite every table, index, view and trigger has the SQL the migrations give it, and
+   every view answers;
+3. every cell against its column (:mod:`yimao_db.check.cells`): every CHECK constraint and
+   NOT NULL of the models evaluated explicitly (SQLite skips them on a read-only
+   connection), and on SQLite the storage class, VARCHAR(n) lengths and UTF-8;
+4. every seeded table equals a fresh recomputation from the rules
    (:func:`yimao_db.seeding.compute_tables`), row by row by primary key: missing rows, extra
    rows and differing cells, each named by table, key and column;
-4. every SQL invariant of :mod:`yimao_db.invariants` returns no rows;
-5. every reading has exactly six lines, positions 1..6 with values 6..9, a valid moment (a day
-   pillar that is one of the sixty, a month branch, a month pillar that agrees with it) and a
-   chart: ``v_reading`` has its row and ``v_reading_line`` its six lines.
+5. every SQL invariant of :mod:`yimao_db.invariants` returns no rows;
+6. every reading against its own inputs (:mod:`yimao_db.check.readings`): six lines, the
+   cast input read again, the moment recomputed by the calendar column by column (or, for
+   pillars, the pillars fitting each other), and its chart.
 
 Nothing is written: the database is opened with :func:`yimao_db.db.reader_engine`
-(SQLite ``mode=ro`` + ``query_only``). :func:`check` returns the problems as data;
-``yimao check`` prints them and exits 1 when there are any, 0 when there are none.
+(SQLite ``mode=ro`` + ``query_only``), all in one read transaction (one snapshot). Text
+that is not UTF-8 is read without failing (:func:`yimao_db.dialect.sqlite_tolerant_text`)
+and reported; a query that fails because the file is damaged is reported as a problem and
+ends the check. :func:`check` returns the problems as data; ``yimao check`` prints them,
+one line each, and exits 1 when there are any, 0 when there are none. An error that says
+nothing about the file (it cannot be opened, it stays locked) is raised, not reported.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from functools import cache
 from typing import Any
 
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import (
     Connection,
     Engine,
@@ -45,41 +60,23 @@ from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError
 
 from yimao_db import dialect, invariants, seeding
-from yimao_db.build import alembic_config, current_revision, head_revision
+from yimao_db.build import (
+    RevisionTableError,
+    current_revision,
+    head_revision,
+    known_revisions,
+    no_revision_but_tables,
+    unknown_revision,
+)
+from yimao_db.check.cells import check_cells
+from yimao_db.check.problems import MAX_PER_TABLE, CheckReport, Problem, Progress, format_key
+from yimao_db.check.readings import check_charts, check_readings
 from yimao_db.db import reader_engine
 from yimao_db.schema import metadata
 
-# At most this many problems are listed per table (the rest are counted in one line).
-MAX_PER_TABLE = 50
 
-
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong: what kind of check found it, where (table and key), and what."""
-
-    kind: str  # integrity, foreign key, revision, schema, view, data, invariant, reading
-    table: str | None
-    key: str | None
-    detail: str
-
-    def __str__(self) -> str:
-        where = " ".join(x for x in (self.table, self.key) if x)
-        return f"{self.kind}: {where}: {self.detail}" if where else f"{self.kind}: {self.detail}"
-
-
-@dataclass
-class CheckReport:
-    problems: list[Problem] = field(default_factory=list)
-    checked: list[str] = field(default_factory=list)  # what was checked, for the 'ok' line
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
-
-
-def format_key(columns: Sequence[str], values: Sequence[Any]) -> str:
-    """``king_wen=44 position=2``."""
-    return " ".join(f"{c}={v}" for c, v in zip(columns, values, strict=True))
+class Damaged(Exception):
+    """The file is too damaged to go on checking (raised after reporting it)."""
 
 
 def _rows_of(conn: Connection, table: Table, columns: Sequence[str]) -> list[dict[str, Any]]:
@@ -159,11 +156,33 @@ def _pk_of_rowid(conn: Connection, table_name: str, rowid: object) -> str:
     return f"rowid={rowid}" if row is None else format_key([c.name for c in cols], tuple(row))
 
 
+# integrity_check messages about rows and indexes of a sound file: the tables can be read.
+# The rows' own messages (a NULL or a CHECK) are reported row by row by check_cells.
+_ROW_MESSAGE = re.compile(r"(NULL value in|CHECK constraint failed in|[A-Z]+ value in) ")
+_INDEX_MESSAGE = re.compile(
+    r"(row \d+ missing from index|wrong # of entries in index"
+    r"|non-unique entry in (?:UNIQUE )?index) "
+)
+
+
 def check_sqlite_file(conn: Connection, report: CheckReport) -> None:
-    """``PRAGMA integrity_check`` and ``PRAGMA foreign_key_check``."""
-    messages = dialect.sqlite_integrity_check(conn)
-    if messages != ["ok"]:
-        report.problems.extend(Problem("integrity", None, None, m) for m in messages)
+    """``PRAGMA integrity_check`` and ``PRAGMA foreign_key_check``.
+
+    A file whose pages are damaged (or that is no database at all) is reported in one line
+    and nothing else is checked (:class:`Damaged`): its rows cannot be trusted. Indexes that
+    no longer match their tables are reported in one line and the checks go on: the tables
+    themselves are readable (``REINDEX`` rebuilds the indexes).
+    """
+    messages = [m for m in dialect.sqlite_integrity_check(conn) if m != "ok"]
+    damage = [m for m in messages if not _ROW_MESSAGE.match(m) and not _INDEX_MESSAGE.match(m)]
+    if damage:
+        report.problems.append(Problem("integrity", None, None, _damaged(_some(damage))))
+        raise Damaged
+    indexes = [m for m in messages if _INDEX_MESSAGE.match(m)]
+    if indexes:
+        report.problems.append(
+            Problem("integrity", None, None, f"indexes do not match their tables: {_some(indexes)}")
+        )
     report.checked.append("integrity_check")
     for table_name, rowid, parent, from_column in dialect.sqlite_foreign_key_violations(conn):
         column = f"column {from_column} " if from_column is not None else ""
@@ -178,32 +197,44 @@ def check_sqlite_file(conn: Connection, report: CheckReport) -> None:
     report.checked.append("foreign_key_check")
 
 
+def _some(messages: list[str]) -> str:
+    """The first three messages, and how many more there are."""
+    more = f" (and {len(messages) - 3} more)" if len(messages) > 3 else ""
+    return "; ".join(messages[:3]) + more
+
+
+def _damaged(reason: str) -> str:
+    return f"the file is damaged, nothing else was checked: {reason}"
+
+
 @cache
 def _revisions() -> tuple[str, frozenset[str]]:
     """This yimao-db's head revision and every revision it knows."""
-    script = ScriptDirectory.from_config(alembic_config())
-    return head_revision(), frozenset(rev.revision for rev in script.walk_revisions())
+    return head_revision(), known_revisions()
 
 
 def check_revision(conn: Connection, report: CheckReport) -> str:
-    """``head``, ``older``, ``unknown`` or ``none``, with a problem for all but ``head``."""
-    current = current_revision(conn)
+    """``head``, ``older``, ``unknown``, ``damaged`` or ``none``, with a problem for all but
+    ``head``. ``damaged``: the revision table does not hold one revision (several rows,
+    NULL, not text, no such column, or none while the database has tables); the other
+    checks still run, against the head revision's schema."""
     head, known = _revisions()
+    try:
+        current = current_revision(conn)
+    except RevisionTableError as exc:
+        report.problems.append(Problem("revision", None, None, str(exc)))
+        return "damaged"
     if current is None:
+        reason = no_revision_but_tables(conn)
+        if reason is not None:
+            report.problems.append(Problem("revision", None, None, reason))
+            return "damaged"
         report.problems.append(
             Problem("revision", None, None, "the database is not built (no schema revision)")
         )
         return "none"
     if current not in known:
-        report.problems.append(
-            Problem(
-                "revision",
-                None,
-                None,
-                f"schema revision {current!r} is unknown to this yimao-db (head {head!r}): "
-                "the database was made by a newer yimao-db",
-            )
-        )
+        report.problems.append(Problem("revision", None, None, unknown_revision(current)))
         return "unknown"
     if current != head:
         report.problems.append(
@@ -256,8 +287,9 @@ def schema_differences(conn: Connection) -> list[Problem]:
 
 
 @cache
-def migrated_schema() -> dict[tuple[str, str], str | None]:
-    """(type, name) → SQL of every object the migrations create, from an in-memory SQLite."""
+def migrated_schema() -> dict[tuple[str, str], tuple[str, str | None]]:
+    """(type, name) → (table, SQL) of every object the migrations create, from an in-memory
+    SQLite."""
     from sqlalchemy import create_engine
 
     from yimao_db.build import upgrade
@@ -287,9 +319,8 @@ def sqlite_schema_differences(conn: Connection) -> list[Problem]:
         if kind != "view":
             found.append(Problem("schema", name, None, f"{kind} not created by the migrations"))
     for kind, name in sorted(want.keys() & have.keys()):
-        if dialect.sqlite_schema_key(want[kind, name]) != dialect.sqlite_schema_key(
-            have[kind, name]
-        ):
+        (want_table, want_sql), (have_table, have_sql) = want[kind, name], have[kind, name]
+        if dialect.sqlite_schema_key(want_sql) != dialect.sqlite_schema_key(have_sql):
             found.append(
                 Problem(
                     "schema",
@@ -297,6 +328,15 @@ def sqlite_schema_differences(conn: Connection) -> list[Problem]:
                     None,
                     f"{kind} SQL differs from what the migrations create "
                     "(built by another version of its revision?)",
+                )
+            )
+        elif want_table != have_table:
+            found.append(
+                Problem(
+                    "schema",
+                    name,
+                    None,
+                    f"{kind} belongs to table {have_table!r}, the migrations give {want_table!r}",
                 )
             )
     return found
@@ -352,142 +392,101 @@ def check_invariants(conn: Connection, report: CheckReport) -> None:
     report.checked.append(f"{len(invariants.INVARIANTS)} SQL invariants")
 
 
-READING_LINES = """
-SELECT r.id, COUNT(l.position) AS n, COUNT(DISTINCT l.position) AS positions,
-       MIN(l.position) AS lo, MAX(l.position) AS hi,
-       SUM(CASE WHEN l.value IN (6, 7, 8, 9) THEN 0 ELSE 1 END) AS bad_values
-FROM reading r LEFT JOIN reading_line l ON l.reading_id = r.id
-GROUP BY r.id
-HAVING COUNT(l.position) <> 6 OR COUNT(DISTINCT l.position) <> 6
-    OR MIN(l.position) <> 1 OR MAX(l.position) <> 6
-    OR SUM(CASE WHEN l.value IN (6, 7, 8, 9) THEN 0 ELSE 1 END) > 0
-ORDER BY r.id
-"""
-
-ORPHAN_LINES = """
-SELECT l.reading_id, l.position FROM reading_line l
-WHERE NOT EXISTS (SELECT 1 FROM reading r WHERE r.id = l.reading_id)
-ORDER BY l.reading_id, l.position
-"""
-
-READING_MOMENT = """
-SELECT r.id, r.day_gz, r.month_branch, r.month_gz, r.year_gz, r.hour_gz FROM reading r
-WHERE r.day_gz IS NULL OR r.month_branch IS NULL
-   OR NOT EXISTS (SELECT 1 FROM ganzhi g WHERE g.name = r.day_gz)
-   OR NOT EXISTS (SELECT 1 FROM branch b WHERE b.name = r.month_branch)
-   OR (r.month_gz IS NOT NULL AND (substr(r.month_gz, 2, 1) <> r.month_branch
-       OR NOT EXISTS (SELECT 1 FROM ganzhi g WHERE g.name = r.month_gz)))
-   OR (r.year_gz IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ganzhi g WHERE g.name = r.year_gz))
-   OR (r.hour_gz IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ganzhi g WHERE g.name = r.hour_gz))
-ORDER BY r.id
-"""
-
-# one pass over each chart view (a correlated subquery per reading would re-run the view)
-CHART_HEADS = "SELECT reading_id, COUNT(*) FROM v_reading GROUP BY reading_id"
-CHART_LINES = "SELECT reading_id, COUNT(*) FROM v_reading_line GROUP BY reading_id"
-
-
-def check_readings(conn: Connection, report: CheckReport) -> None:
-    """Six valid lines, a valid moment and a chart for every reading."""
-    tables = set(inspect(conn).get_table_names())
-    if not {"reading", "reading_line"} <= tables:
-        return
-    for rid, n, positions, lo, hi, bad in conn.execute(text(READING_LINES)):
-        report.problems.append(
-            Problem(
-                "reading",
-                "reading_line",
-                f"reading_id={rid}",
-                f"{n} lines ({positions} distinct positions, {lo}..{hi}), "
-                f"{bad or 0} values outside 6..9; expected six lines 1..6 with values 6..9",
-            )
-        )
-    for rid, pos in conn.execute(text(ORPHAN_LINES)):
-        report.problems.append(
-            Problem(
-                "reading",
-                "reading_line",
-                f"reading_id={rid} position={pos}",
-                "line of a reading that does not exist",
-            )
-        )
-    for rid, day, branch, month, year, hour in conn.execute(text(READING_MOMENT)):
-        report.problems.append(
-            Problem(
-                "reading",
-                "reading",
-                f"id={rid}",
-                f"invalid moment: day {day!r}, month branch {branch!r}, month {month!r}, "
-                f"year {year!r}, hour {hour!r} (day and month branch are required, every "
-                "pillar one of the sixty, the month pillar's branch the month branch)",
-            )
-        )
-    heads = dict(conn.execute(text(CHART_HEADS)).tuples().all())
-    lines = dict(conn.execute(text(CHART_LINES)).tuples().all())
-    ids = list(conn.execute(text("SELECT id FROM reading")).scalars())
-    count = len(ids)
-    for rid in sorted(ids):
-        if heads.get(rid, 0) != 1 or lines.get(rid, 0) != 6:
-            report.problems.append(
-                Problem(
-                    "reading",
-                    "v_reading",
-                    f"reading_id={rid}",
-                    f"the chart does not resolve: {heads.get(rid, 0)} v_reading rows, "
-                    f"{lines.get(rid, 0)} v_reading_line rows (expected 1 and 6)",
-                )
-            )
-    report.checked.append(f"{count} readings")
-
-
 def _reason(exc: DBAPIError) -> str:
-    return str(exc.orig if exc.orig is not None else exc).strip()
+    return " ".join(str(exc.orig if exc.orig is not None else exc).split())
+
+
+@contextmanager
+def _stage(conn: Connection, report: CheckReport, name: str) -> Iterator[None]:
+    """Run one stage of the checks. On SQLite, an error that says the file is damaged is
+    reported and ends the checks (:class:`Damaged`); one that says the database is not what
+    a statement expects (a dropped table or view, a malformed schema object) is reported
+    and the next stage runs. Neither escapes as an exception."""
+    try:
+        yield
+    except DBAPIError as exc:
+        if dialect.backend(conn) != dialect.SQLITE or not dialect.sqlite_file_problem(exc):
+            raise  # cannot read it at all (locked, unreadable): an error, not a finding
+        if name == "integrity":
+            report.problems.append(Problem("integrity", None, None, _damaged(_reason(exc))))
+            raise Damaged from None
+        if dialect.sqlite_damage(exc):
+            detail = f"the file is damaged, the checks stopped at {name}: {_reason(exc)}"
+            report.problems.append(Problem("integrity", None, None, detail))
+            raise Damaged from None
+        report.problems.append(Problem(name, None, None, f"could not be checked: {_reason(exc)}"))
+    except UnicodeDecodeError as exc:
+        if dialect.backend(conn) != dialect.SQLITE:
+            raise
+        # sqlite3 decodes SQLite's messages and column names strictly: bytes of a damaged
+        # schema (a name that is not UTF-8) end up there
+        reason = f"SQLite answered with a name or message that is not UTF-8 text ({exc})"
+        detail = (
+            _damaged(reason)
+            if name == "integrity"
+            else (f"the file is damaged, the checks stopped at {name}: {reason}")
+        )
+        report.problems.append(Problem("integrity", None, None, detail))
+        raise Damaged from None
 
 
 def inspect_connection(
-    conn: Connection, expected: Mapping[str, list[dict[str, Any]]] | None = None
+    conn: Connection,
+    expected: Mapping[str, list[dict[str, Any]]] | None = None,
+    progress: Progress | None = None,
 ) -> CheckReport:
     """Run every check on an open connection (nothing is written)."""
     report = CheckReport()
+
+    def stage(name: str) -> Any:
+        if progress is not None:
+            progress(name, 0, 0)
+        return _stage(conn, report, name)
+
     try:
-        if conn.dialect.name == "sqlite":
-            check_sqlite_file(conn, report)
-        state = check_revision(conn, report)
-        if state in ("none", "unknown"):
-            return report  # nothing to compare with (not built, or a newer schema)
-        if state == "head":
-            check_schema(conn, report)
-        tables = expected if expected is not None else seeding.compute_tables()
-        check_data(conn, report, tables)
-        check_invariants(conn, report)
-        check_readings(conn, report)
-    except DBAPIError as exc:
-        if not _is_corruption(exc):
-            raise  # cannot read it at all (locked, unreadable): an error, not a finding
-        # a damaged file can fail any query: report it as a problem, do not crash
-        report.problems.append(Problem("integrity", None, None, f"query failed: {_reason(exc)}"))
+        with dialect.sqlite_tolerant_text(conn):
+            if conn.dialect.name == "sqlite":
+                with stage("integrity"):
+                    check_sqlite_file(conn, report)
+            with stage("revision"):
+                state = check_revision(conn, report)
+            if state in ("none", "unknown"):
+                return report  # nothing to compare with (not built, or a newer schema)
+            if state in ("head", "damaged"):
+                with stage("schema"):
+                    check_schema(conn, report)
+            with stage("constraints"):
+                check_cells(conn, report)
+            tables = expected if expected is not None else seeding.compute_tables()
+            with stage("reference data"):
+                check_data(conn, report, tables)
+            with stage("invariants"):
+                check_invariants(conn, report)
+            charts: list[int] = []
+            with stage("readings"):
+                charts = check_readings(conn, report, progress)
+            with stage("charts"):
+                check_charts(conn, charts, report)
+    except Damaged:
+        pass
     return report
-
-
-def _is_corruption(exc: DBAPIError) -> bool:
-    """True for SQLite's "malformed" and "not a database" errors."""
-    name = str(getattr(exc.orig, "sqlite_errorname", ""))
-    return name.startswith("SQLITE_CORRUPT") or name == "SQLITE_NOTADB"
 
 
 def run(
     db: str | URL | Engine | None = None,
     expected: Mapping[str, list[dict[str, Any]]] | None = None,
+    progress: Progress | None = None,
 ) -> CheckReport:
     """Check the database ``db`` (path, URL or engine; default as for every command).
 
     ``expected`` is the recomputed seed (:func:`yimao_db.seeding.compute_tables`); pass it to
-    check many databases without recomputing.
+    check many databases without recomputing. ``progress(stage, done, total)`` is called as
+    the stages start and, for the readings, every few thousand.
     """
     engine = db if isinstance(db, Engine) else reader_engine(db)
     try:
         with engine.connect() as conn:
-            return inspect_connection(conn, expected)
+            return inspect_connection(conn, expected, progress)
     finally:
         if engine is not db:
             engine.dispose()
@@ -501,4 +500,12 @@ def check(
     return run(db, expected).problems
 
 
-__all__ = ["CheckReport", "Problem", "check", "compare_table", "run"]
+__all__ = [
+    "MAX_PER_TABLE",
+    "CheckReport",
+    "Problem",
+    "check",
+    "compare_table",
+    "format_key",
+    "run",
+]

@@ -16,7 +16,7 @@ COLUMN_COLUMNS = ("table_name", "ordinal", "column_name", "description", "domain
 
 
 def _read(db: str | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    from yimao_db.docs import read_meta
+    from yimao_db.meta import read_meta
 
     engine = dbmod.reader_engine(db)
     try:
@@ -40,8 +40,8 @@ def _find(tables: list[dict[str, Any]], typed: str) -> dict[str, Any]:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from yimao_db.docs import schema_markdown
-    from yimao_db.output import render
+    from yimao_db.present.schema_doc import schema_markdown
+    from yimao_db.present.table import render, terminal_text
 
     tables, columns = _read(args.db)
     if args.table is not None:
@@ -57,7 +57,8 @@ def cmd_schema(args: argparse.Namespace) -> int:
     rows = [[c[k] for k in COLUMN_COLUMNS] for c in columns]
     if args.format == "table":
         t = tables[0]
-        out(f"{t['name']} ({t['kind']}, {t['section']}): {t['description']}\n\n")
+        out(terminal_text(f"{t['name']} ({t['kind']}, {t['section']}): {t['description']}"))
+        out("\n\n")
         out(render(COLUMN_COLUMNS[1:], [r[1:] for r in rows], "table"))
     else:
         out(render(COLUMN_COLUMNS, rows, args.format))
@@ -70,7 +71,7 @@ def _database_name(db: str | None) -> str:
 
 
 def cmd_export_metadata(args: argparse.Namespace) -> int:
-    from yimao_db.docs import datasette_metadata
+    from yimao_db.present.schema_doc import datasette_metadata
 
     tables, columns = _read(args.db)
     name = args.database_name or _database_name(args.db)

@@ -2,8 +2,8 @@
 
 The block between ``<!-- signs:begin -->`` and ``<!-- signs:end -->`` is one table per chart
 group: every sign with its subject, polarity, weight, condition in words, meaning, passage,
-basis and the rule table holding its condition. ``python -m yimao_db.docs`` rewrites it; a
-test fails when the committed file is stale.
+basis and the rule table holding its condition. ``python -m yimao_db.present.schema_doc``
+rewrites it; a test fails when the committed file is stale.
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """A moment of casting and its pillars (spec §12, §1 旬空, §4.3 half-year, §7 五子遁).
 
 A moment comes either from a civil date-time (:func:`moment_at`, or :func:`moment_of` on a
-time already read by :func:`yimao_db.civiltime.parse_at`) or from pillars given directly
+time already read by :func:`yimao_db.calendar.civiltime.parse_at`) or from pillars given directly
 (:func:`moment_from_pillars`, :func:`parse_pillars`).
 
 The calendar of :func:`moment_at`:
 
-- **What the given time means** is decided by :mod:`yimao_db.civiltime`: an offset fixes
+- **What the given time means** is decided by :mod:`yimao_db.calendar.civiltime`: an offset fixes
   the instant; a naive time is the wall clock of ``tz`` (default Asia/Shanghai) and is
   refused if the clocks skipped it or showed it twice; a date alone is the start of that
   day (with a note); local mean time (LMT, e.g. Shanghai before 1901) is read as the
@@ -16,7 +16,7 @@ The calendar of :func:`moment_at`:
 - **Year, month, solar term and half-year belong to the instant.** The instant is read on
   the fixed UTC+08:00 clock (the clock tyme4py computes in; never Shanghai civil time,
   which had summer time in 1986-1991) against the exact instants of the 24 terms, which
-  tyme4py computes to the second (:mod:`yimao_db.solarterms`). The year pillar changes at
+  tyme4py computes to the second (:mod:`yimao_db.calendar.solarterms`). The year pillar changes at
   立春, the month pillar at each 節 (its stem by 五虎遁), the half-year at 冬至 and 夏至.
 - **Day and hour pillars are read off the standard clock of ``tz``**: its clock with any
   summer time taken off (Shanghai: always +08:00; a 12:00 in the summer of 1988, +09:00,
@@ -31,7 +31,7 @@ The calendar of :func:`moment_at`:
 
 Nothing here builds a tyme4py object per moment: after the first moment of a year (24
 term instants asked of tyme4py, a few milliseconds) a moment is a bisection and table
-look-ups. :mod:`yimao_db.tymeoracle` computes the same moments with tyme4py's objects; the
+look-ups. :mod:`yimao_db.calendar.tymeoracle` computes the same moments with tyme4py's objects; the
 tests and ``benchmarks/calendar.py`` hold the two equal.
 
 All characters are traditional and canonical (丑, not 醜); solar terms are converted
@@ -45,12 +45,12 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cache
 
-from yimao_db.civiltime import DEFAULT_TZ, CivilTime, out_of_range, parse_at
+from yimao_db.calendar.civiltime import DEFAULT_TZ, CivilTime, out_of_range, parse_at
+from yimao_db.calendar.solarterms import SOLAR_TERMS, TERM_NAMES, clock_seconds, term_at
 from yimao_db.errors import UsageError
 from yimao_db.facts import facts
 from yimao_db.rules.ganzhi import ordinal_of, sixty, void_branches
 from yimao_db.rules.spirits import hour_stem, month_stem
-from yimao_db.solarterms import SOLAR_TERMS, TERM_NAMES, clock_seconds, term_at
 from yimao_db.vocab import AFTER_SUMMER, AFTER_WINTER
 
 __all__ = [

@@ -1,6 +1,6 @@
 """Documentation inside the database: every table, view and column described.
 
-The rows are built by :mod:`yimao_db.docs` (tables from the models' docstrings and column
+The rows are built by :mod:`yimao_db.meta` (tables from the models' docstrings and column
 comments, views from a hand-written dictionary) and seeded by ``seed/s95_docs.py``; SQLite
 drops comments, so these tables are where its users find them. ``yimao schema`` prints them,
 ``docs/schema.md`` and ``yimao export-metadata`` are generated from them.
@@ -104,6 +104,7 @@ passage_citation = table(
         comment="The row's basis (book, standard, decision); NULL for documentation rows",
     ),
     section=SECTION,
+    sqlite_with_rowid=False,
 )
 
 

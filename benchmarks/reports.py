@@ -1,0 +1,226 @@
+"""Reports at scale: the documented report queries and full chart reads at N stored readings.
+
+Measured against a floor, in one run, medians of ``--repeat`` runs after a warm-up:
+
+- floor: ``SELECT sum(value) FROM reading_line`` (a plain scan of every cast line);
+- ``count_by_primary``: readings per primary hexagram (goal ≤ 2 × the floor);
+- ``wealth_void``: readings whose 妻財 line is void on the day (goal ≤ 5 × the floor);
+  both are the queries of docs/queries.md;
+- every chart: every row of ``v_reading_line`` joined to ``v_reading``, fetched, against a
+  flat table holding the same rows (goal: ≥ 0.5 of the flat table's rows/s);
+- one chart: ``v_reading``, ``v_reading_line`` and ``v_reading_hidden`` of one random
+  reading, through :func:`yimao_db.readings.chart` (goal ≤ 0.3 ms, flat in N).
+
+Run ``python benchmarks/reports.py`` (1,000,000 readings in a temporary SQLite file; the
+first run takes a few minutes to fill it) or ``--readings 100000`` for a quick look;
+``--pg URL`` runs the same on a fresh PostgreSQL database at that server URL (created and
+dropped). The readings are random casts at random minutes of 1901-2099, their moments
+computed by the calendar, inserted straight into the tables (the import is measured by
+benchmarks/import.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import Connection, Engine, create_engine, text
+from sqlalchemy.engine import make_url
+
+from yimao_db.build import build
+from yimao_db.calendar.moment import moment_at
+from yimao_db.db import reader_engine, writer_engine
+from yimao_db.readings import chart
+from yimao_db.rules.chart import reading_keys
+
+QUERIES_MD = Path(__file__).resolve().parent.parent / "docs" / "queries.md"
+FLOOR = "SELECT sum(value) FROM reading_line"
+EVERY_CHART = "SELECT * FROM v_reading r JOIN v_reading_line l ON l.reading_id = r.reading_id"
+BATCH = 50_000
+SHANGHAI = ZoneInfo("Asia/Shanghai")
+
+
+def documented(name: str) -> str:
+    """The SQL of ``-- query: name`` in docs/queries.md."""
+    text_ = QUERIES_MD.read_text(encoding="utf-8")
+    start = text_.index(f"-- query: {name}\n") + len(f"-- query: {name}\n")
+    return text_[start : text_.index("```", start)].strip()
+
+
+def random_rows(n: int, seed: int) -> Iterator[tuple[dict[str, Any], list[int]]]:
+    """``n`` random readings: a reading row (with its keys) and its six values."""
+    rng = random.Random(seed)
+    start = datetime(1901, 1, 1).timestamp()
+    span = datetime(2099, 12, 31).timestamp() - start
+    for _ in range(n):
+        values = "".join(str(6 + sum(rng.randrange(2) for _ in range(3))) for _ in range(6))
+        # an instant, with its offset: a wall time alone may fall in a summer-time change
+        when = datetime.fromtimestamp(start + rng.random() * span, SHANGHAI).replace(second=0)
+        m = moment_at(when)
+        keys = reading_keys(values, "fixed", m.half_year)
+        row = {
+            "created_at": "2026-11-30T00:00:00.000000+00:00",
+            "question": None,
+            "method": "values",
+            "cast_input": values,
+            "cast_at": m.cast_at,
+            "tz": m.tz,
+            "year_gz": m.year_gz,
+            "month_gz": m.month_gz,
+            "month_branch": m.month_branch,
+            "day_gz": m.day_gz,
+            "hour_gz": m.hour_gz,
+            "solar_term": m.solar_term,
+            "half_year": m.half_year,
+            "early_rat": 0,
+            "najia_variant": "fixed",
+            **keys.__dict__,
+        }
+        yield row, [int(v) for v in values]
+
+
+def fill(engine: Engine, n: int, seed: int) -> None:
+    """Insert ``n`` random readings (ids 1..n) in batches."""
+    columns: list[str] | None = None
+    readings: list[dict[str, Any]] = []
+    lines: list[dict[str, Any]] = []
+    with engine.begin() as conn:
+        for i, (row, values) in enumerate(random_rows(n, seed), 1):
+            row["id"] = i
+            columns = columns or list(row)
+            readings.append(row)
+            lines += [
+                {"reading_id": i, "position": p, "value": v, "coins": None}
+                for p, v in enumerate(values, 1)
+            ]
+            if len(readings) >= BATCH or i == n:
+                assert columns is not None
+                names = ", ".join(columns)
+                marks = ", ".join(f":{c}" for c in columns)
+                conn.execute(text(f"INSERT INTO reading ({names}) VALUES ({marks})"), readings)
+                conn.execute(
+                    text(
+                        "INSERT INTO reading_line (reading_id, position, value, coins) "
+                        "VALUES (:reading_id, :position, :value, :coins)"
+                    ),
+                    lines,
+                )
+                readings, lines = [], []
+                sys.stderr.write(f"\r  filled {i:,} of {n:,} readings")
+        sys.stderr.write("\n")
+
+
+def median_time(fn: Callable[[], Any], repeat: int) -> float:
+    fn()  # warm-up
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def fetch_all(conn: Connection, sql: str) -> int:
+    result = conn.exec_driver_sql(sql)
+    n = 0
+    while rows := result.fetchmany(10_000):
+        n += len(rows)
+    return n
+
+
+def report(engine: Engine, n: int, repeat: int, fetch_repeat: int) -> None:
+    with engine.connect() as conn:
+        backend = conn.dialect.name
+
+        def run(sql: str) -> Callable[[], Any]:
+            return lambda: conn.exec_driver_sql(sql).fetchall()
+
+        floor = median_time(run(FLOOR), repeat)
+        print(f"\n{backend}, {n:,} readings ({6 * n:,} lines); medians of {repeat}, warmed up")
+        print(f"  floor  {FLOOR}: {floor * 1000:,.0f} ms")
+        for name, goal in (("readings_by_primary", 2), ("readings_wealth_void", 5)):
+            t = median_time(run(documented(name)), repeat)
+            verdict = "met" if t <= goal * floor else "MISSED"
+            figure = f"{t * 1000:,.0f} ms = {t / floor:.2f} × the floor"
+            print(f"  {name}: {figure} (goal ≤ {goal}: {verdict})")
+
+        conn.exec_driver_sql("DROP TABLE IF EXISTS bench_flat_chart")
+        conn.exec_driver_sql(f"CREATE TABLE bench_flat_chart AS {EVERY_CHART}")
+        conn.commit()
+        rows = fetch_all(conn, "SELECT * FROM bench_flat_chart")
+        flat = median_time(lambda: fetch_all(conn, "SELECT * FROM bench_flat_chart"), fetch_repeat)
+        views = median_time(lambda: fetch_all(conn, EVERY_CHART), fetch_repeat)
+        ratio = flat / views
+        verdict = "met" if ratio >= 0.5 else "MISSED"
+        print(
+            f"  every chart ({rows:,} rows): views {rows / views:,.0f} rows/s, flat table "
+            f"{rows / flat:,.0f} rows/s: {ratio:.2f} of the flat table (goal ≥ 0.5: {verdict})"
+        )
+        conn.exec_driver_sql("DROP TABLE bench_flat_chart")
+        conn.commit()
+
+    rng = random.Random(7)
+    ids = [rng.randint(1, n) for _ in range(200)]
+    reader = engine if backend == "postgresql" else reader_engine(engine.url)
+    times = []
+    chart(ids[0], reader)  # warm-up
+    for rid in ids:
+        start = time.perf_counter()
+        chart(rid, reader)
+        times.append(time.perf_counter() - start)
+    one = statistics.median(times) * 1000
+    print(f"  one chart (chart(id), 3 view queries): median {one:.3f} ms (goal ≤ 0.3 ms)")
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    p.add_argument("--readings", type=int, default=1_000_000)
+    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--fetch-repeat", type=int, default=3)
+    p.add_argument("--db", help="a SQLite file to fill (kept) instead of a temporary one")
+    p.add_argument("--pg", help="PostgreSQL server URL: run the same on a fresh database")
+    p.add_argument("--seed", type=int, default=2026)
+    args = p.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(args.db or Path(tmp) / "reports.db")
+        fresh = not path.exists()
+        build(str(path))
+        engine = writer_engine(str(path))
+        if fresh:
+            fill(engine, args.readings, args.seed)
+        report(engine, args.readings, args.repeat, args.fetch_repeat)
+        engine.dispose()
+        if args.pg:
+            server = make_url(args.pg)
+            name = f"yimao_bench_{int(time.time())}"
+            admin = create_engine(server, isolation_level="AUTOCOMMIT")
+            with admin.connect() as c:
+                c.exec_driver_sql(f'CREATE DATABASE "{name}"')
+            url = server.set(database=name)
+            try:
+                build(url)
+                engine = writer_engine(url)
+                fill(engine, args.readings, args.seed)
+                with engine.connect() as c:
+                    c.exec_driver_sql("ANALYZE")
+                    c.commit()
+                report(engine, args.readings, args.repeat, args.fetch_repeat)
+                engine.dispose()
+            finally:
+                with admin.connect() as c:
+                    c.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+                admin.dispose()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

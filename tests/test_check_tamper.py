@@ -1,0 +1,763 @@
+"""``yimao check`` against tampering that SQLite lets through on a read-only connection.
+
+Each case copies one built SQLite database with readings of every kind, changes it with a
+plain ``sqlite3`` connection (foreign keys and, where needed, CHECK constraints off) and
+requires the change to be reported with its table, key and what is wrong: a CHECK that is
+false, a NULL in a NOT NULL column, a value of the wrong storage type, text that is not
+UTF-8, and — for readings — every column of ``reading`` and ``reading_line`` changed on its
+own, including to values that are valid alone but disagree with the reading's inputs.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sqlite3
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from helpers import copy_db, raw
+
+from yimao_db import check as doctor
+from yimao_db import seeding
+from yimao_db.build import build
+from yimao_db.cli import main
+from yimao_db.readings import cast
+
+pytestmark = pytest.mark.sqlite_only
+
+Tables = dict[str, list[dict[str, object]]]
+
+# The readings of the template, by id (cast in this order on a fresh database).
+COINS = 1  # coins at 23:30 with the early rat, seasonal najia, a question
+VALUES = 2  # six values at a date-time
+PILLARS = 3  # four pillars
+NOTATION = 4  # 乾之姤 at a date-time
+RANDOM = 5  # random coins
+HEXAGRAM = 6  # a hexagram with moving lines, in New York (summer time)
+
+
+@pytest.fixture(scope="module")
+def expected() -> Tables:
+    return seeding.compute_tables()  # type: ignore[return-value]
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("tamper") / "template.db"
+    db = str(path)
+    build(db)
+    ids = [
+        cast(
+            coins="2,1,3,0,2,2",
+            at="2024-06-30T23:30",
+            early_rat=True,
+            najia="seasonal",
+            question="問題",
+            db=db,
+        ),
+        cast("789678", at="2024-02-04T10:00", db=db),
+        cast("789678", pillars="甲辰,丙寅,戊戌,庚申", db=db),
+        cast("乾之姤", at="2025-12-21T12:00", db=db),
+        cast(random=True, at="2024-06-30T10:00", db=db),
+        cast("姤", moving="1,4", at="2024-07-04T18:00", tz="America/New_York", db=db),
+    ]
+    assert ids == [COINS, VALUES, PILLARS, NOTATION, RANDOM, HEXAGRAM]
+    return path
+
+
+@pytest.fixture
+def damaged(template: Path, tmp_path: Path) -> Path:
+    return copy_db(template, tmp_path / "damaged.db")
+
+
+@dataclass(frozen=True)
+class Loosened:
+    """``statement`` run while ``table``'s stored SQL says ``new`` instead of ``old`` (how a
+    NOT NULL or a declared type is got round); the SQL is put back afterwards."""
+
+    table: str
+    old: str
+    new: str
+    statement: str
+
+
+# a case: what is done (statements run in order) and what the report must say
+Case = tuple[str | Loosened | list[str], list[str]]
+
+
+def loosen(path: Path, change: Loosened) -> None:
+    with raw(path) as con:
+        (sql,) = con.execute(
+            "SELECT sql FROM sqlite_master WHERE name = ?", [change.table]
+        ).fetchone()
+        assert change.old in sql, sql
+        con.execute("PRAGMA writable_schema=ON")
+        con.execute(
+            "UPDATE sqlite_master SET sql = ? WHERE name = ?",
+            [sql.replace(change.old, change.new), change.table],
+        )
+    with raw(path, ignore_checks=True) as con:
+        con.execute(change.statement)
+        con.execute("PRAGMA writable_schema=ON")
+        con.execute("UPDATE sqlite_master SET sql = ? WHERE name = ?", [sql, change.table])
+
+
+def problems_after(path: Path, expected: Tables, *statements: str | Loosened) -> str:
+    """Run ``statements`` on ``path`` behind yimao's back, then ``yimao check``: the report."""
+    for statement in statements:
+        if isinstance(statement, Loosened):
+            loosen(path, statement)
+    plain = [s for s in statements if isinstance(s, str)]
+    with raw(path, ignore_checks=True) as con:  # one connection: pragmas hold for the rest
+        for statement in plain:
+            con.execute(statement)
+    return "\n".join(str(p) for p in doctor.check(path.as_posix(), expected))
+
+
+def test_template_is_clean(template: Path, expected: Tables) -> None:
+    before = template.read_bytes()
+    assert doctor.check(template.as_posix(), expected) == []
+    assert template.read_bytes() == before
+
+
+# --- every column of reading and reading_line, one at a time --------------------------------
+
+R = f"WHERE id = {COINS}"
+L = f"WHERE reading_id = {COINS}"
+
+READING_CASES: dict[str, list[Case]] = {
+    # column: [(statement, what the report must say), ...]
+    "id": [
+        (
+            f"UPDATE reading SET id = 99 {R}",
+            [
+                f"reading: reading_line reading_id={COINS} position=1: line of a reading that",
+                "reading: reading_line reading_id=99: 0 lines",
+            ],
+        )
+    ],
+    "created_at": [
+        (
+            f"UPDATE reading SET created_at = 'yesterday' {R}",
+            [f"reading: reading id={COINS}: created_at 'yesterday' is not"],
+        ),
+        (
+            f"UPDATE reading SET created_at = '2026-01-01T08:00:00.000000+08:00' {R}",
+            [f"reading: reading id={COINS}: created_at '2026-01-01T08:00:00.000000+08:00' is not"],
+        ),
+        (
+            Loosened(
+                "reading",
+                "created_at VARCHAR(32) NOT NULL",
+                "created_at VARCHAR(32)",
+                f"UPDATE reading SET created_at = NULL {R}",
+            ),
+            [f"constraint: reading id={COINS}: NOT NULL column created_at is NULL"],
+        ),
+    ],
+    "question": [
+        (
+            f"UPDATE reading SET question = X'FF00' {R}",
+            [f"type: reading id={COINS}: column question holds a blob, expected text"],
+        ),
+        (
+            f"UPDATE reading SET question = CAST(X'E5158F' AS TEXT) {R}",
+            [f"type: reading id={COINS}: column question is not valid UTF-8"],
+        ),
+    ],
+    "method": [
+        (
+            f"UPDATE reading SET method = 'bogus' {R}",
+            [f"constraint: reading id={COINS}: CHECK ck_reading_method_domain is false"],
+        ),
+        (
+            f"UPDATE reading SET method = 'values' {R}",
+            [f"reading: reading id={COINS}: cast_input '2,1,3,0,2,2' (method values)"],
+        ),
+        (
+            f"UPDATE reading SET method = 'random' {R}",
+            [f"reading: reading id={COINS}: cast_input '2,1,3,0,2,2' (method random)"],
+        ),
+        (
+            f"UPDATE reading SET method = 'notation' WHERE id = {HEXAGRAM}",
+            [f"reading: reading id={HEXAGRAM}: cast_input '姤:1,4' (method notation)"],
+        ),
+        (
+            f"UPDATE reading SET method = 'coins' WHERE id = {VALUES}",
+            [f"reading: reading id={VALUES}: cast_input '789678' (method coins)"],
+        ),
+    ],
+    "cast_input": [
+        (
+            f"UPDATE reading SET cast_input = '3,1,3,0,2,2' {R}",
+            [f"reading: reading id={COINS}: cast_input '3,1,3,0,2,2' (method coins) gives"],
+        ),
+        (
+            f"UPDATE reading SET cast_input = '乾之坤' WHERE id = {NOTATION}",
+            [f"reading: reading id={NOTATION}: cast_input '乾之坤' (method notation) gives"],
+        ),
+        (
+            f"UPDATE reading SET cast_input = 'nonsense' WHERE id = {HEXAGRAM}",
+            [f"reading: reading id={HEXAGRAM}: cast_input 'nonsense' (method hexagram) does"],
+        ),
+        (
+            f"UPDATE reading SET cast_input = '789678' WHERE id = {RANDOM}",
+            [f"reading: reading id={RANDOM}: cast_input '789678' (method random)"],
+        ),
+    ],
+    "cast_at": [
+        (
+            f"UPDATE reading SET cast_at = '2024-06-30T21:30:00+08:00' {R}",
+            [f"reading: reading id={COINS}: day_gz is '丙寅', the calendar gives '乙丑'"],
+        ),
+        (
+            f"UPDATE reading SET cast_at = '2024-06-30T23:30:00+09:00' {R}",
+            [
+                f"reading: reading id={COINS}: cast_at is '2024-06-30T23:30:00+09:00', not the "
+                "civil time of Asia/Shanghai with its offset: the calendar gives "
+                "'2024-06-30T22:30:00+08:00'"
+            ],
+        ),
+        (
+            f"UPDATE reading SET cast_at = 'not a date' {R}",
+            [f"reading: reading id={COINS}: cast_at 'not a date' (tz 'Asia/Shanghai') cannot"],
+        ),
+        (
+            f"UPDATE reading SET cast_at = NULL {R}",
+            [f"reading: reading id={COINS}: cast_at is NULL but tz is"],
+        ),
+    ],
+    "tz": [
+        (
+            f"UPDATE reading SET tz = 'Asia/Tokyo' {R}",
+            [
+                f"reading: reading id={COINS}: cast_at is '2024-06-30T23:30:00+08:00', not the "
+                "civil time of Asia/Tokyo with its offset: the calendar gives "
+                "'2024-07-01T00:30:00+09:00'"
+            ],
+        ),
+        (
+            f"UPDATE reading SET tz = 'No/Such_Zone' {R}",
+            [
+                f"reading: reading id={COINS}: cast_at '2024-06-30T23:30:00+08:00' "
+                "(tz 'No/Such_Zone') cannot be recomputed: unknown time zone"
+            ],
+        ),
+    ],
+    "year_gz": [
+        (
+            f"UPDATE reading SET year_gz = '乙巳' {R}",
+            [f"reading: reading id={COINS}: year_gz is '乙巳', the calendar gives '甲辰'"],
+        ),
+        (
+            f"UPDATE reading SET year_gz = '乙巳' WHERE id = {PILLARS}",
+            [f"reading: reading id={PILLARS}: month pillar 丙寅 does not fit the year 乙巳"],
+        ),
+    ],
+    "month_gz": [
+        (
+            f"UPDATE reading SET month_gz = '壬午' {R}",
+            [f"reading: reading id={COINS}: month_gz is '壬午', the calendar gives '庚午'"],
+        ),
+        (
+            f"UPDATE reading SET month_gz = '戊寅' WHERE id = {PILLARS}",
+            [f"reading: reading id={PILLARS}: month pillar 戊寅 does not fit the year 甲辰"],
+        ),
+    ],
+    "month_branch": [
+        (
+            f"UPDATE reading SET month_branch = '未' {R}",
+            [f"reading: reading id={COINS}: month_branch is '未', the calendar gives '午'"],
+        ),
+        (
+            f"UPDATE reading SET month_branch = '卯' WHERE id = {PILLARS}",
+            [f"reading: reading id={PILLARS}: month pillar 丙寅 and month branch 卯 disagree"],
+        ),
+    ],
+    "day_gz": [
+        (
+            f"UPDATE reading SET day_gz = '丁卯' {R}",
+            [f"reading: reading id={COINS}: day_gz is '丁卯', the calendar gives '丙寅'"],
+        ),
+        (
+            f"UPDATE reading SET day_gz = '庚子' WHERE id = {PILLARS}",
+            [f"reading: reading id={PILLARS}: hour pillar 庚申 does not fit the day 庚子"],
+        ),
+    ],
+    "hour_gz": [
+        (
+            f"UPDATE reading SET hour_gz = '庚子' {R}",
+            [f"reading: reading id={COINS}: hour_gz is '庚子', the calendar gives '戊子'"],
+        ),
+        (
+            f"UPDATE reading SET hour_gz = '壬申' WHERE id = {PILLARS}",
+            [f"reading: reading id={PILLARS}: hour pillar 壬申 does not fit the day 戊戌"],
+        ),
+    ],
+    "solar_term": [
+        (
+            f"UPDATE reading SET solar_term = '小暑' {R}",
+            [f"reading: reading id={COINS}: solar_term is '小暑', the calendar gives '夏至'"],
+        ),
+        (
+            f"UPDATE reading SET solar_term = '小暑' WHERE id = {PILLARS}",
+            [f"reading: reading id={PILLARS}: solar_term is '小暑', but a reading given as"],
+        ),
+    ],
+    "half_year": [
+        (
+            f"UPDATE reading SET half_year = '冬至後' {R}",
+            [f"reading: reading id={COINS}: half_year is '冬至後', the calendar gives '夏至後'"],
+        ),
+        (
+            f"UPDATE reading SET half_year = '秋' {R}",
+            [f"constraint: reading id={COINS}: CHECK ck_reading_half_year_domain is false"],
+        ),
+    ],
+    "early_rat": [
+        (
+            f"UPDATE reading SET early_rat = 0 {R}",
+            [f"reading: reading id={COINS}: day_gz is '丙寅', the calendar gives '乙丑'"],
+        ),
+        (
+            f"UPDATE reading SET early_rat = 2 {R}",
+            [f"constraint: reading id={COINS}: CHECK ck_reading_early_rat_bool is false"],
+        ),
+        (
+            f"UPDATE reading SET early_rat = 'yes' {R}",
+            [f"type: reading id={COINS}: column early_rat holds text, expected an integer"],
+        ),
+        (
+            f"UPDATE reading SET early_rat = 1 WHERE id = {PILLARS}",
+            [f"reading: reading id={PILLARS}: early_rat is 1, but a reading given as"],
+        ),
+    ],
+    "najia_variant": [
+        (
+            f"UPDATE reading SET najia_variant = 'bogus' {R}",
+            [f"constraint: reading id={COINS}: CHECK ck_reading_najia_variant_domain is false"],
+        ),
+        (
+            f"UPDATE reading SET najia_variant = 'seasonal' WHERE id = {PILLARS}",
+            [f"reading: reading id={PILLARS}: najia_variant is 'seasonal', but"],
+        ),
+    ],
+    "matter": [
+        (
+            f"UPDATE reading SET matter = 'bogus' {R}",
+            [
+                f"foreign key: reading id={COINS}: column matter refers to a row of matter that"
+                " does not exist",
+                f"type: reading id={COINS}: column matter is 5 characters long, longer than"
+                " VARCHAR(2)",
+            ],
+        ),
+    ],
+    # the keys derived from the lines 879688 (seasonal, after the summer solstice)
+    "primary_kw": [
+        (
+            f"UPDATE reading SET primary_kw = 1 {R}",
+            [f"reading: reading id={COINS}: primary_kw is 1; the lines 879688 give 46"],
+        ),
+    ],
+    "changed_kw": [
+        (
+            f"UPDATE reading SET changed_kw = 1 {R}",
+            [f"reading: reading id={COINS}: changed_kw is 1; the lines 879688 give 40"],
+        ),
+        (
+            f"UPDATE reading SET changed_kw = NULL {R}",
+            [
+                f"constraint: reading id={COINS}: CHECK ck_reading_changed_iff_moving is false",
+                f"reading: reading id={COINS}: changed_kw is None; the lines 879688 give 40",
+            ],
+        ),
+    ],
+    "moving_mask": [
+        (
+            f"UPDATE reading SET moving_mask = 1 {R}",
+            [f"reading: reading id={COINS}: moving_mask is 1; the lines 879688 give 12"],
+        ),
+        (
+            f"UPDATE reading SET moving_mask = 64 {R}",
+            [f"constraint: reading id={COINS}: CHECK ck_reading_moving_mask_range is false"],
+        ),
+    ],
+    "najia_half": [
+        (
+            f"UPDATE reading SET najia_half = '冬至後' {R}",
+            [f"reading: reading id={COINS}: najia_half is '冬至後'; the lines 879688 give"],
+        ),
+        (
+            f"UPDATE reading SET najia_half = 'x' {R}",
+            [f"constraint: reading id={COINS}: CHECK ck_reading_najia_half_domain is false"],
+        ),
+    ],
+}
+
+LINE_CASES: dict[str, list[Case]] = {
+    "reading_id": [
+        (
+            f"UPDATE reading_line SET reading_id = 99 {L} AND position = 3",
+            [
+                "reading: reading_line reading_id=99 position=3: line of a reading that",
+                f"reading: reading_line reading_id={COINS}: 5 lines",
+            ],
+        )
+    ],
+    "position": [
+        (
+            f"UPDATE reading_line SET position = 7 {L} AND position = 3",
+            [
+                f"constraint: reading_line reading_id={COINS} position=7: CHECK "
+                "ck_reading_line_position_range is false",
+                f"reading: reading_line reading_id={COINS}: 6 lines (positions 1,2,4,5,6,7)",
+            ],
+        ),
+        (  # two lines swapped: every value still 6..9, the coins still agree
+            [
+                f"UPDATE reading_line SET position = -3 {L} AND position = 3",
+                f"UPDATE reading_line SET position = 3 {L} AND position = 4",
+                f"UPDATE reading_line SET position = 4 {L} AND position = -3",
+            ],
+            [f"reading: reading id={COINS}: cast_input '2,1,3,0,2,2' (method coins) gives"],
+        ),
+    ],
+    "value": [
+        (
+            f"UPDATE reading_line SET value = 8 {L} AND position = 2",
+            [
+                f"constraint: reading_line reading_id={COINS} position=2: CHECK "
+                "ck_reading_line_coins_value is false: value=8 coins=1"
+            ],
+        ),
+        (
+            f"UPDATE reading_line SET value = 8, coins = 2 {L} AND position = 2",
+            [f"reading: reading id={COINS}: cast_input '2,1,3,0,2,2' (method coins) gives"],
+        ),
+        (
+            f"UPDATE reading_line SET value = 9 WHERE reading_id = {VALUES} AND position = 1",
+            [f"reading: reading id={VALUES}: cast_input '789678' (method values) gives"],
+        ),
+        (
+            f"UPDATE reading_line SET value = 5 WHERE reading_id = {VALUES} AND position = 1",
+            [
+                f"constraint: reading_line reading_id={VALUES} position=1: CHECK "
+                "ck_reading_line_value_range is false: value=5",
+                f"reading: reading_line reading_id={VALUES}: 6 lines (positions 1..6), 1 values",
+            ],
+        ),
+        (
+            f"UPDATE reading_line SET value = '7' || 'x' WHERE reading_id = {VALUES} "
+            "AND position = 1",
+            [f"type: reading_line reading_id={VALUES} position=1: column value holds text"],
+        ),
+    ],
+    "coins": [
+        (  # the brief's example: a line of value 8 with no backs
+            f"UPDATE reading_line SET coins = 0 {L} AND position = 1",
+            [
+                f"constraint: reading_line reading_id={COINS} position=1: CHECK "
+                "ck_reading_line_coins_value is false: value=8 coins=0"
+            ],
+        ),
+        (
+            f"UPDATE reading_line SET coins = NULL {L} AND position = 1",
+            [f"reading: reading id={COINS}: 5 of the six lines have coins"],
+        ),
+        (
+            f"UPDATE reading_line SET coins = value - 6 WHERE reading_id = {VALUES}",
+            [f"reading: reading id={VALUES}: 6 of the six lines have coins"],
+        ),
+        (
+            f"UPDATE reading_line SET coins = 1.5 {L} AND position = 1",
+            [f"type: reading_line reading_id={COINS} position=1: column coins holds a real"],
+        ),
+    ],
+}
+
+
+def _cases(table: dict[str, list[Case]]) -> list[object]:
+    return [
+        pytest.param(statement, wanted, id=f"{column}-{n}")
+        for column, cases in table.items()
+        for n, (statement, wanted) in enumerate(cases)
+    ]
+
+
+def test_every_reading_column_is_attacked() -> None:
+    from yimao_db.schema import metadata
+
+    for table, cases in (("reading", READING_CASES), ("reading_line", LINE_CASES)):
+        assert set(cases) == {c.name for c in metadata.tables[table].columns}
+
+
+@pytest.mark.parametrize(("statement", "wanted"), _cases(READING_CASES) + _cases(LINE_CASES))
+def test_one_tampered_reading_cell_is_found(
+    damaged: Path, expected: Tables, statement: str | Loosened | list[str], wanted: list[str]
+) -> None:
+    statements = statement if isinstance(statement, list) else [statement]
+    report = problems_after(damaged, expected, *statements)
+    for text in wanted:
+        assert text in report, f"{text!r} not in:\n{report}"
+
+
+# --- constraints, NOT NULL and types of every table -------------------------------------------
+
+
+def test_a_time_that_summer_time_skipped(damaged: Path, expected: Tables) -> None:
+    """02:30 on 1991-04-14 never showed on a clock in Shanghai (summer time began at 02:00).
+    A reading stored with it (as moment_at once stored such times, with the offset before
+    the gap) is reported with the reason."""
+    report = problems_after(
+        damaged,
+        expected,
+        "UPDATE reading SET cast_at = '1991-04-14T02:30:00+08:00', year_gz = '辛未', "
+        "month_gz = '壬辰', month_branch = '辰', day_gz = '甲寅', hour_gz = '乙丑', "
+        f"solar_term = '清明', half_year = '冬至後', early_rat = 0 WHERE id = {VALUES}",
+    )
+    assert (
+        f"reading: reading id={VALUES}: cast_at is '1991-04-14T02:30:00+08:00', a civil time "
+        "that Asia/Shanghai skipped (summer time began): the calendar gives "
+        "'1991-04-14T03:30:00+09:00'" in report
+    )
+    assert [line for line in report.splitlines() if f"id={VALUES}:" in line] == [
+        line for line in report.splitlines() if "a civil time that" in line
+    ]
+
+
+def test_check_constraints_of_reference_tables(damaged: Path, expected: Tables) -> None:
+    report = problems_after(
+        damaged,
+        expected,
+        "UPDATE hexagram SET bits = '01111x' WHERE king_wen = 44",
+        "UPDATE stem SET yang = 7 WHERE name = '甲'",
+    )
+    assert (
+        "constraint: hexagram king_wen=44: CHECK ck_hexagram_bits_bits is false: bits='01111x'"
+        in report
+    )
+    assert "constraint: stem name=甲: CHECK ck_stem_yang_bool is false: yang=7" in report
+
+
+def test_a_check_that_is_null_passes(damaged: Path, expected: Tables) -> None:
+    """SQL: a CHECK whose expression is NULL holds. ``coins IS NULL OR coins = value - 6``
+    with a NULL value is NULL: only NOT NULL objects."""
+    report = problems_after(
+        damaged,
+        expected,
+        Loosened(
+            "reading_line",
+            "value INTEGER NOT NULL",
+            "value INTEGER",
+            f"UPDATE reading_line SET value = NULL {L} AND position = 4",
+        ),
+    )
+    key = f"reading_line reading_id={COINS} position=4"
+    assert f"constraint: {key}: NOT NULL column value is NULL" in report
+    assert f"{key}: CHECK" not in report
+
+
+def test_an_integer_in_a_text_column(damaged: Path, expected: Tables) -> None:
+    """Text affinity turns a number into text on the way in: only a column whose declared
+    type was changed (and changed back) can hold an integer. The doctor still looks."""
+    change = Loosened(
+        "reading", "question TEXT", "question INTEGER", f"UPDATE reading SET question = 42 {R}"
+    )
+    report = problems_after(damaged, expected, change)
+    with raw(damaged) as con:
+        assert con.execute(f"SELECT typeof(question) FROM reading {R}").fetchone() == ("integer",)
+    assert f"type: reading id={COINS}: column question holds an integer, expected text: 42" in (
+        report
+    )
+
+
+def test_text_longer_than_its_varchar(damaged: Path, expected: Tables) -> None:
+    report = problems_after(damaged, expected, f"UPDATE reading SET tz = '{'A' * 65}' {R}")
+    assert (
+        f"type: reading id={COINS}: column tz is 65 characters long, longer than VARCHAR(64)"
+        in (report)
+    )
+
+
+def test_text_that_is_not_utf8_in_a_reference_table(damaged: Path, expected: Tables) -> None:
+    report = problems_after(
+        damaged,
+        expected,
+        "UPDATE meta_table SET description = CAST(X'41E5' AS TEXT) WHERE name = 'reading'",
+    )
+    assert "type: meta_table name=reading: column description is not valid UTF-8" in report
+
+
+def test_many_violations_are_counted_not_all_listed(damaged: Path, expected: Tables) -> None:
+    with raw(damaged, ignore_checks=True) as con:
+        con.execute("UPDATE hexagram_line SET position = position + 10")
+    problems = doctor.check(damaged.as_posix(), expected)
+    ck = [p for p in problems if "ck_hexagram_line_position_range" in p.detail and p.key]
+    assert len(ck) == doctor.MAX_PER_TABLE
+    assert any(
+        p.table == "hexagram_line" and "… and 334 more" in p.detail and "position_range" in p.detail
+        for p in problems
+    ), problems
+
+
+# --- moments at scale -------------------------------------------------------------------------
+
+
+def test_each_distinct_moment_is_computed_once(
+    damaged: Path, expected: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Many readings at few moments: the calendar runs once per (cast_at, tz, early_rat)."""
+    with raw(damaged) as con:
+        for _ in range(5):  # 6 readings → 192
+            con.execute(
+                "INSERT INTO reading (created_at, question, method, cast_input, cast_at, tz, "
+                "year_gz, month_gz, month_branch, day_gz, hour_gz, solar_term, half_year, "
+                "early_rat, najia_variant, primary_kw, changed_kw, moving_mask, najia_half) "
+                "SELECT created_at, question, method, cast_input, cast_at, tz, year_gz, "
+                "month_gz, month_branch, day_gz, hour_gz, solar_term, half_year, early_rat, "
+                "najia_variant, primary_kw, changed_kw, moving_mask, najia_half FROM reading"
+            )
+        con.execute(
+            "INSERT INTO reading_line SELECT r.id, l.position, l.value, l.coins "
+            "FROM reading r JOIN reading o ON o.id = (r.id - 1) % 6 + 1 "
+            "JOIN reading_line l ON l.reading_id = o.id WHERE r.id > 6"
+        )
+    from yimao_db.calendar import moment
+
+    calls: list[tuple[object, ...]] = []
+    real = moment.moment_at
+
+    def counting(*args: object, **kwargs: object) -> moment.Moment:
+        calls.append(args)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(moment, "moment_at", counting)
+    report = doctor.run(damaged.as_posix(), expected)
+    assert report.problems == []
+    assert "192 readings" in report.checked
+    assert len(calls) == 5  # five readings of the template were cast at a date-time
+    assert len(set(calls)) == 5
+
+
+def test_progress_is_reported(damaged: Path, expected: Tables) -> None:
+    seen: list[tuple[str, int, int]] = []
+    doctor.run(damaged.as_posix(), expected, progress=lambda *a: seen.append(a))
+    stages = [what for what, _, _ in seen]
+    assert stages[0] == "integrity"
+    assert "readings (lines and casts)" in stages
+    assert ("readings (moments)", 6, 6) in seen
+    assert seen[-1] == ("charts", 0, 0)
+
+
+def test_a_dropped_table_does_not_stop_the_other_checks(damaged: Path, expected: Tables) -> None:
+    """The views need month_mansion: every stage that reads them says so in one line, and the
+    readings are still checked."""
+    report = problems_after(
+        damaged, expected, "DROP TABLE month_mansion", f"UPDATE reading SET day_gz = '丁卯' {R}"
+    )
+    assert "schema: month_mansion: table missing" in report
+    assert "data: month_mansion: table missing" in report
+    assert "charts: could not be checked: no such table: main.month_mansion" in report
+    assert f"reading: reading id={COINS}: day_gz is '丁卯'" in report
+    assert all("\n" not in line for line in report.splitlines())
+
+
+def test_a_read_only_file_is_checked_and_left_as_it_was(damaged: Path, expected: Tables) -> None:
+    with raw(damaged) as con:
+        con.execute(f"UPDATE reading SET day_gz = '丁卯' {R}")
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    before = damaged.read_bytes()
+    os.chmod(damaged, 0o444)
+    try:
+        report = "\n".join(str(p) for p in doctor.check(damaged.as_posix(), expected))
+    finally:
+        os.chmod(damaged, 0o644)
+    assert f"reading id={COINS}: day_gz is '丁卯'" in report
+    assert damaged.read_bytes() == before
+    assert sqlite3.connect(damaged).execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_on_a_terminal(
+    damaged: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """On a terminal, a check with many readings says how far it is on stderr, on one line
+    that it clears at the end; stdout is the same as without."""
+    from yimao_db.commands import check as command
+
+    monkeypatch.setattr(command, "MANY_READINGS", 6)
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(["check", "--db", str(damaged)]) == 0
+    shown = terminal.getvalue()
+    assert "\rchecking readings (moments): 100% (6 of 6)" in shown
+    assert shown.endswith("\r") and shown.count("\n") == 0
+    assert capsys.readouterr().out.startswith(f"ok: {damaged}: integrity_check, ")
+
+
+def test_an_index_entry_of_the_schema_naming_another_table(damaged: Path, expected: Tables) -> None:
+    """sqlite_master rows of the indexes SQLite makes itself (no SQL to compare) are compared
+    by the table they belong to."""
+    report = problems_after(
+        damaged,
+        expected,
+        "PRAGMA writable_schema=ON",
+        "UPDATE sqlite_master SET tbl_name = 'seven_luoinary' "
+        "WHERE name = 'sqlite_autoindex_seven_luminary_1'",
+    )
+    assert (
+        "schema: sqlite_autoindex_seven_luminary_1: index belongs to table 'seven_luoinary', "
+        "the migrations give 'seven_luminary'" in report
+    )
+
+
+def test_check_while_a_writer_casts(damaged: Path, expected: Tables) -> None:
+    """The check reads one snapshot: readings cast meanwhile (each a reading and six lines
+    in one transaction) never show up half-written as orphan lines or missing lines."""
+    import threading
+
+    from yimao_db.db import writer_engine
+
+    stop = threading.Event()
+    cast_ids: list[int] = []
+    engine = writer_engine(str(damaged))
+
+    def writer() -> None:
+        while not stop.is_set():
+            cast_ids.append(
+                cast(coins="2,1,3,0,2,2", at="2024-06-30T10:00", question="meanwhile", db=engine)
+            )
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    try:
+        reports = [doctor.run(damaged.as_posix(), expected) for _ in range(3)]
+    finally:
+        stop.set()
+        thread.join()
+        engine.dispose()
+    assert [r.problems for r in reports] == [[], [], []]
+    assert len(cast_ids) > 0
+    assert doctor.check(damaged.as_posix(), expected) == []
+
+
+def test_a_chart_view_that_lies_is_caught_by_the_rules(damaged: Path, expected: Tables) -> None:
+    """A view replaced behind yimao's back: the schema check sees other SQL, and the charts,
+    compared value by value with the rules' chart of each reading's inputs, name the column."""
+    from yimao_db.views import views
+
+    sql = views()["v_reading_line"].sql.replace("bm.strength,", "'旺' AS strength,")
+    assert "'旺' AS strength" in sql
+    report = problems_after(
+        damaged, expected, "DROP VIEW v_reading_line", f"CREATE VIEW v_reading_line AS {sql}"
+    )
+    assert "schema: v_reading_line: view SQL differs from what the migrations create" in report
+    assert "strength is '旺', the rules give" in report

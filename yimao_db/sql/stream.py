@@ -1,0 +1,321 @@
+"""Running ``yimao sql``'s statement in a worker thread and streaming its rows, within limits.
+
+The statement runs in a worker thread while the calling thread waits for its rows in
+batches of about :data:`BATCH_BYTES` (one row at first, then up to :data:`MAX_BATCH`),
+through a queue of a few batches: memory does not grow with the result. The caller watches the
+clock and the process's memory: at the ``timeout``, or when the process has grown by
+:data:`MEMORY_LIMIT`, it interrupts the query (``sqlite3_interrupt``; a PostgreSQL cancel
+request, on top of the server's own ``statement_timeout``); Ctrl-C does the same at once.
+The timeout bounds the whole run, printing included. A worker that does not stop within
+:data:`GRACE` seconds of being interrupted has its PostgreSQL connection cut; one that still
+runs (SQLite busy inside one long function call, where it cannot be interrupted) is left
+behind — it is a daemon thread — and the caller gets its answer.
+
+Driver errors become the project's errors here, with the database's own message.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import sqlite3
+import sys
+import threading
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.engine import URL
+
+from yimao_db.db import mark_if_damage
+from yimao_db.errors import DatabaseError, UsageError, YimaoError
+from yimao_db.export import normalise
+from yimao_db.sql.guard import function_refused, write_refused
+from yimao_db.sql.lex import Statement
+from yimao_db.sql.session import (
+    PG_MAX_ROW,
+    PG_TOO_BIG,
+    SQLITE_HEAP_LIMIT,
+    SQLITE_MAX_VALUE,
+    Session,
+    SqliteSession,
+    open_session,
+)
+
+GRACE = 0.5  # seconds a query has to stop once interrupted
+MEMORY_LIMIT = 256 * 2**20  # bytes the process may grow by while a query runs
+_POLL = 0.05  # seconds between looks at the clock while waiting for rows
+_QUEUED_BATCHES = 4
+MAX_BATCH = 1000  # rows fetched at a time at most
+BATCH_BYTES = 4 * 2**20  # the characters a batch aims at: big rows come fewer at a time
+
+
+class QueryTimedOut(DatabaseError):
+    """The query ran past ``--timeout`` and was stopped."""
+
+    def __init__(self, timeout: float) -> None:
+        super().__init__(
+            f"yimao sql stopped the query after {timeout:g} s (--timeout {timeout:g}); give it "
+            "more time with --timeout SECONDS, or --timeout none for no limit"
+        )
+
+
+class QueryTooBig(DatabaseError):
+    """The query made the process grow past MEMORY_LIMIT and was stopped."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            f"yimao sql stopped the query: it made the process grow by more than "
+            f"{MEMORY_LIMIT // 2**20} MiB of memory, the limit of yimao sql"
+        )
+
+
+def _resident_bytes() -> int | None:
+    """The process's resident memory (Linux); elsewhere its peak so far; None if unknown."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import resource
+    except ImportError:
+        return None
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024
+
+
+@dataclass(frozen=True)
+class QueryResult:
+    columns: list[str] | None  # None: the statement returns no rows (not even a header)
+    rows: Iterator[tuple[Any, ...]]
+
+
+_AS_IS = frozenset({str, int, type(None)})  # as the drivers return them: nothing to normalise
+
+
+def _converted(batch: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    return [
+        row if all(type(v) in _AS_IS for v in row) else tuple(_value(v) for v in row)
+        for row in batch
+    ]
+
+
+def _next_size(batch: list[tuple[Any, ...]], size: int) -> int:
+    """How many rows to fetch next: about BATCH_BYTES worth, judging by a few rows of the
+    last batch; from 1 row, growing at most fourfold a batch, up to MAX_BATCH."""
+    step = max(1, len(batch) // 8)
+    sample = batch[::step]
+    chars = sum(len(v) for row in sample for v in row if isinstance(v, str)) / len(sample)
+    fits = int(BATCH_BYTES / chars) if chars else MAX_BATCH
+    return max(1, min(MAX_BATCH, 4 * size, fits))
+
+
+def _value(value: Any) -> Any:
+    value = normalise(value)
+    if isinstance(value, int) and value.bit_length() > 10_000:
+        try:
+            str(value)
+        except ValueError:
+            raise UsageError(
+                f"a value has more than {sys.get_int_max_str_digits()} digits, more than "
+                "Python prints as a number; cast it to text in the query (e.g. x::text)"
+            ) from None
+    return value
+
+
+def _translate(exc: BaseException, session: Session | None) -> BaseException:
+    """The error to show for ``exc``, raised while running the statement on ``session``."""
+    if isinstance(exc, YimaoError):
+        return exc
+    if isinstance(exc, sqlite3.Error | UnicodeDecodeError) and mark_if_damage(
+        exc, str(session.path) if isinstance(session, SqliteSession) else "the database"
+    ):
+        return exc  # a damaged file: the command line names it (yimao_db.cli)
+    if isinstance(exc, sqlite3.Error):
+        if isinstance(session, SqliteSession) and session.authorizer.refused:
+            return function_refused(session.authorizer.refused)
+        message = _first_line(exc)
+        if getattr(exc, "sqlite_errorname", "") == "SQLITE_TOOBIG":
+            return DatabaseError(
+                f"database: {message} (yimao sql allows up to "
+                f"{SQLITE_MAX_VALUE // 2**20} MiB in one value or row)"
+            )
+        if "readonly database" in message or "not authorized" in message:
+            return write_refused(message)
+        return DatabaseError(f"database: {message}")
+    if isinstance(exc, MemoryError) and isinstance(session, SqliteSession):
+        return DatabaseError(
+            f"yimao sql stopped the query: SQLite needed more than {SQLITE_HEAP_LIMIT // 2**20} "
+            "MiB of memory for it, the limit of yimao sql (the sqlite3 shell has none)"
+        )
+    psycopg = sys.modules.get("psycopg")
+    if psycopg is not None and isinstance(exc, psycopg.Error):
+        if exc.sqlstate == "25006" or (  # read_only_sql_transaction
+            exc.sqlstate == "0A000" and "data-modifying" in str(exc)  # DECLARE says it first
+        ):
+            return write_refused(_first_line(exc))
+        if exc.sqlstate == "57014" and "statement timeout" in str(exc):  # the server's limit
+            return QueryTimedOut(0)
+        if exc.sqlstate == "22P02" and PG_TOO_BIG in str(exc):  # the row size check
+            size = str(exc).split(PG_TOO_BIG, 1)[1].strip(': "\n').split('"')[0]
+            return DatabaseError(
+                f"database: a row of {size} bytes; yimao sql allows up to "
+                f"{PG_MAX_ROW // 2**20} MiB in one row"
+            )
+        return DatabaseError(f"database: {_first_line(exc)}")
+    return exc
+
+
+def _first_line(exc: BaseException) -> str:
+    """The database's own message, first line (no SQL echo, no driver class names)."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+class _Stopped(Exception):
+    """The caller has stopped reading rows."""
+
+
+class _Runner(threading.Thread):
+    """Runs the statement and queues its rows: ("start", (columns, first batch)), then
+    ("rows", batch) for each further batch, then ("end", None) — or ("error", exception)."""
+
+    def __init__(
+        self, url: URL, statement: Statement, params: Mapping[str, Any], deadline: float | None
+    ) -> None:
+        super().__init__(name="yimao-sql", daemon=True)
+        self.url, self.statement, self.params, self.deadline = url, statement, params, deadline
+        self.items: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=_QUEUED_BATCHES)
+        self.stopping = threading.Event()
+        self.session: Session | None = None
+
+    def run(self) -> None:
+        try:
+            with open_session(self.url, self.deadline) as session:
+                self.session = session
+                try:
+                    try:
+                        columns, fetch = session.start(self.statement, self.params)
+                    except (OverflowError, ValueError) as exc:  # the driver binding a value
+                        raise UsageError(f"a parameter does not fit the database: {exc}") from None
+                    size = 1
+                    batch = _converted(fetch(size))
+                    self._put(("start", (columns, batch)))
+                    while batch:
+                        size = _next_size(batch, size)
+                        batch = _converted(fetch(size))
+                        if batch:
+                            self._put(("rows", batch))
+                    self._put(("end", None))
+                except _Stopped:
+                    raise
+                except BaseException as exc:
+                    raise _translate(exc, session) from None
+        except _Stopped:
+            pass
+        except BaseException as exc:
+            try:
+                self._put(("error", _translate(exc, self.session)))
+            except _Stopped:
+                pass
+
+    def _put(self, item: tuple[str, Any]) -> None:
+        while not self.stopping.is_set():
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                break  # the caller reports the timeout; end the transaction now
+            try:
+                self.items.put(item, timeout=_POLL)
+                return
+            except queue.Full:
+                continue
+        raise _Stopped
+
+    def interrupt(self, *, hard: bool = False) -> None:
+        session = self.session
+        if session is not None:
+            try:
+                session.interrupt(hard=hard)
+            except Exception:  # a failed cancel request: the next step is to let go
+                pass
+
+    def halt(self) -> None:
+        """Stop the statement and end its transaction; after GRACE, cut the connection and
+        give up waiting."""
+        self.stopping.set()
+        if self.is_alive():
+            self.interrupt()
+            self.join(GRACE)
+        if self.is_alive():
+            self.interrupt(hard=True)
+
+
+class _Reader:
+    """The caller's side: takes the runner's items, watching the clock and the memory."""
+
+    def __init__(self, runner: _Runner, timeout: float | None) -> None:
+        self.runner, self.timeout = runner, timeout
+        self.baseline = _resident_bytes()
+        self.stopped: YimaoError | None = None  # why the caller stopped the query
+        self.stopped_at = 0.0
+
+    def next(self) -> tuple[str, Any]:
+        while True:
+            self._watch()
+            try:
+                kind, value = self.runner.items.get(timeout=_POLL)
+            except queue.Empty:
+                if not self.runner.is_alive() and self.runner.items.empty():
+                    if self.stopped is not None:
+                        raise self.stopped from None
+                    raise DatabaseError("yimao sql: the query ended without an answer") from None
+                continue
+            if kind == "error":
+                if isinstance(value, QueryTimedOut):  # the server's statement_timeout
+                    raise QueryTimedOut(self.timeout or 0)
+                raise self.stopped or value
+            return kind, value
+
+    def _watch(self) -> None:
+        now = time.monotonic()
+        if self.stopped is None:
+            deadline = self.runner.deadline
+            if deadline is not None and now >= deadline:
+                self.stopped, self.stopped_at = QueryTimedOut(self.timeout or 0), now
+                self.runner.interrupt()
+            elif self._grown() > MEMORY_LIMIT:
+                self.stopped, self.stopped_at = QueryTooBig(), now
+                self.runner.interrupt(hard=True)
+        elif now > self.stopped_at + GRACE or not self.runner.is_alive():
+            self.runner.interrupt(hard=True)
+            raise self.stopped
+
+    def _grown(self) -> int:
+        now = _resident_bytes()
+        return 0 if now is None or self.baseline is None else now - self.baseline
+
+    def rows(self, first: list[tuple[Any, ...]]) -> Iterator[tuple[Any, ...]]:
+        batch = first
+        while batch:
+            yield from batch
+            kind, value = self.next()
+            batch = value if kind == "rows" else []
+
+
+@contextmanager
+def stream(
+    url: URL, statement: Statement, params: Mapping[str, Any], timeout: float | None
+) -> Iterator[QueryResult]:
+    """Run a checked statement; its rows stream while the ``with`` block reads them.
+    Leaving the block stops the statement and ends its transaction."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    runner = _Runner(url, statement, params, deadline)
+    runner.start()
+    try:
+        reader = _Reader(runner, timeout)
+        _start, (columns, first) = reader.next()
+        yield QueryResult(columns, reader.rows(first))
+    finally:
+        runner.halt()
