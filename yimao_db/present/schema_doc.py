@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from yimao_db.meta import Row, meta_rows, seed_passages, sort_key
+from yimao_db.present.sign_doc import signs_md_path, with_catalogue
 from yimao_db.schema.meta import SECTIONS
 from yimao_db.views import contract, views
 
@@ -175,7 +176,8 @@ def readings_md_path() -> Path:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m yimao_db.present.schema_doc [PATH]``: write ``docs/schema.md`` (or PATH),
-    and bring the generated column tables of ``docs/readings.md`` up to date."""
+    and bring the generated column tables of ``docs/readings.md`` and the catalogue of
+    ``docs/signs.md`` up to date."""
     args = list(sys.argv[1:] if argv is None else argv)
     target = Path(args[0]) if args else default_markdown_path()
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -187,6 +189,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             with_view_columns(readings.read_text(encoding="utf-8")), encoding="utf-8"
         )
         sys.stdout.write(f"updated the view columns of {readings}\n")
+    signs = signs_md_path(target)
+    if not args and signs.exists():
+        signs.write_text(with_catalogue(signs.read_text(encoding="utf-8")), encoding="utf-8")
+        sys.stdout.write(f"updated the catalogue of {signs}\n")
     return 0
 
 
