@@ -20,9 +20,9 @@ import pytest
 
 pytest.importorskip("datasette")
 
-from serving import built_with_readings, served  # noqa: E402
+from serving import built_with_readings, served
 
-from yimao_db.vocab import MOVING_MARKS, YANG_BAR, YIN_BAR  # noqa: E402
+from yimao_db.vocab import MOVING_MARKS, YANG_BAR, YIN_BAR
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 REQUIRED = bool(os.environ.get("CI") or os.environ.get("YIMAO_REQUIRE_CHROMIUM"))

@@ -17,9 +17,6 @@ from yimao_db.schema import metadata
 from yimao_db.vocab import YANG_BAR, YIN_BAR
 from yimao_db.web.chart import chart_html
 
-# rows of these tables are keyed by a hexagram (their row_key starts with its number)
-HEXAGRAM_KEYED = ("hexagram", "hexagram_line", "hidden_spirit")
-
 
 class NotFound(Exception):
     """Nothing has this id or name; the message says what was expected."""
@@ -52,11 +49,11 @@ def hexagram(conn: Connection, typed: str) -> dict[str, Any]:
     table = metadata.tables["hexagram"]
     row = dict(conn.execute(table.select().where(table.c.king_wen == king_wen)).mappings().one())
     data["related"] = related_rows(conn, "hexagram", table, row)
-    tables = ", ".join(f"'{t}'" for t in HEXAGRAM_KEYED)
     cited = conn.execute(
         text(
             "SELECT passage, chapter, table_name, row_key, basis FROM v_passage_citation "
-            f"WHERE table_name IN ({tables}) AND (row_key = :kw OR row_key LIKE :lines) "
+            "WHERE table_name IN ('hexagram', 'hexagram_line', 'hidden_spirit') "
+            "AND (row_key = :kw OR row_key LIKE :lines) "
             "ORDER BY chapter_no, passage_no, table_name, row_key"
         ),
         {"kw": str(king_wen), "lines": f"{king_wen}|%"},
