@@ -23,7 +23,7 @@ import pytest
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("datasette")
 
-from helpers import run  # noqa: E402
+from helpers import copy_db, run  # noqa: E402
 from serving import built_with_readings, served, yimao_command  # noqa: E402
 
 from yimao_db import db as dbmod  # noqa: E402
@@ -270,6 +270,17 @@ def test_datasette_not_installed(
     assert err == (
         "error: yimao serve needs datasette, which is not installed (pip install 'yimao-db[web]')\n"
     )
+
+
+def test_a_path_datasette_would_misread(
+    capsys: pytest.CaptureFixture[str], database: Path, tmp_path: Path
+) -> None:
+    odd = tmp_path / "100%" / "yimao.db"
+    odd.parent.mkdir()
+    copy_db(database, odd)
+    code, out, err = run(capsys, "serve", "--db", str(odd))
+    assert (code, out) == (2, "")
+    assert "datasette misreads a path with ?, # or %" in err and err.count("\n") == 1
 
 
 def test_a_postgresql_url_is_pointed_at_the_docs(capsys: pytest.CaptureFixture[str]) -> None:

@@ -28,6 +28,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if path is None:
         raise UsageError("yimao serve needs a database file, not an in-memory database")
     dbmod.preflight(url, require_built=True)  # missing, not a database, not built: refused
+    if any(c in str(path) for c in "?#%"):  # datasette puts the path into a URI unescaped
+        raise UsageError(
+            f"yimao serve cannot serve {path}: datasette misreads a path with ?, # or %; "
+            "rename the file or its directory"
+        )
     try:
         import datasette  # noqa: F401
         import uvicorn  # noqa: F401

@@ -49,6 +49,7 @@ def hexagram(conn: Connection, typed: str) -> dict[str, Any]:
     table = metadata.tables["hexagram"]
     row = dict(conn.execute(table.select().where(table.c.king_wen == king_wen)).mappings().one())
     data["related"] = related_rows(conn, "hexagram", table, row)
+    # rows keyed by the hexagram: its own, its lines' (44|1 …) and its hidden spirits'
     cited = conn.execute(
         text(
             "SELECT passage, chapter, table_name, row_key, basis FROM v_passage_citation "
