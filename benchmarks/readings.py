@@ -180,9 +180,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"    and every sign besides (v_reading_sign, {sign_rows:,} rows):"
             f" {sign_wall:.1f} s (CPU {sign_cpu:.1f} s)"
         )
-        print(
-            f"(a) one cast + store + chart via the API: median {api_latency(str(signs_db), inputs[:220]):.2f} ms"
-        )
+        latency = api_latency(str(signs_db), inputs[:220])
+        print(f"(a) one cast + store + chart via the API: median {latency:.2f} ms")
 
         step = max(1, len(inputs) // args.najia_sample)
         sample = inputs[::step][: args.najia_sample]
