@@ -82,7 +82,7 @@ def run(db: str, writers: int, seconds: float) -> dict[str, Any]:
     began = time.perf_counter()
     latencies: list[float] = []
     rng = random.Random(writers)
-    outcomes = []
+    outcomes: list[tuple[int, list[str]]] = []
     while len(outcomes) < writers:
         t = time.perf_counter()
         chart(rng.randint(1, top), engine)

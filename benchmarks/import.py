@@ -42,6 +42,7 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
+from unittest import mock
 
 TZ = "Asia/Shanghai"
 FIRST, LAST = datetime(1901, 1, 1), datetime(2100, 1, 1)
@@ -104,7 +105,8 @@ def floor(csv_path: str, db_path: str) -> None:
     con.execute(FLOOR_READING)
     con.execute(FLOOR_LINE)
     created = datetime.now().isoformat()
-    readings, lines = [], []
+    readings: list[tuple[object, ...]] = []
+    lines: list[tuple[int, int, int, None]] = []
     with open(csv_path, encoding="utf-8", newline="") as f:
         rows = csv.reader(f)
         next(rows)
@@ -149,18 +151,20 @@ def split(csv_path: Path, template: Path, folder: Path) -> tuple[Run, Run]:
     """(the import, the import with every moment computed beforehand and looked up in a
     table): the difference is the time moments take inside the import."""
     from yimao_db import readings
+    from yimao_db.calendar.civiltime import CivilTime, parse_at
+    from yimao_db.calendar.moment import Moment, moment_of
 
     with csv_path.open(encoding="utf-8", newline="") as f:
         rows = csv.reader(f)
         next(rows)
-        table = {(at, tz): readings.moment_at(at, tz) for _, at, tz, _ in rows}
+        table = {civil: moment_of(civil) for civil in (parse_at(at, tz) for _, at, tz, _ in rows)}
+
+    def looked_up(civil: CivilTime, early_rat: bool = False) -> Moment:
+        return table[civil]
+
     whole = in_process(csv_path, fresh_db(template, folder))
-    moment_at = readings.moment_at
-    readings.moment_at = lambda at, tz, early_rat=False: table[(at, tz)]  # type: ignore[assignment,misc]
-    try:
+    with mock.patch.object(readings, "moment_of", looked_up):
         rest = in_process(csv_path, fresh_db(template, folder))
-    finally:
-        readings.moment_at = moment_at
     return whole, rest
 
 

@@ -116,7 +116,8 @@ def trigram_rows() -> Rows:
 
 
 def hexagram_rows() -> Rows:
-    hexagrams, all_lines, hidden, najia, patterns = [], [], [], [], []
+    hexagrams: list[dict[str, Any]] = []
+    all_lines, hidden, najia, patterns = [], [], [], []
     table = hexagram_table()
     for h in table.values():
         world_line = h.lines[h.world - 1]
