@@ -586,7 +586,7 @@ def test_database_option_values(
 
 # "--" alone cannot be given as an option value: argparse drops it (reported; see below)
 question_text = st.one_of(
-    st.text(st.characters(blacklist_characters="\x00", blacklist_categories=("Cs",)), max_size=200),
+    st.text(st.characters(exclude_characters="\x00", exclude_categories=["Cs"]), max_size=200),
     st.lists(
         st.sampled_from([*SQL_BITS, "\t", "\r\n", "\x1b[31m", "\x7f", "\u202e"]), max_size=6
     ).map("".join),
@@ -742,7 +742,7 @@ def dynamic_sql(root: Path = PACKAGE) -> list[tuple[str, int, str]]:
                     text = receiver.value if isinstance(receiver, ast.Constant) else ""
                     if not any(w in str(text) for w in SQL_WORDS):
                         continue
-                found.append((rel, node.lineno, source))
+                found.append((rel, expr.lineno, source))
     return found
 
 

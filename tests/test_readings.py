@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import asdict
-from typing import Any
+from typing import Any, TypedDict
 
 import pytest
 from helpers import counts
@@ -384,7 +384,13 @@ def test_seasonal_najia_needs_a_date(engine: Engine) -> None:
 
 # --- the cast forms -----------------------------------------------------------------------
 
-SAME = dict(at="2026-11-30T09:15", tz="Asia/Shanghai")
+
+class When(TypedDict):
+    at: str
+    tz: str
+
+
+SAME: When = {"at": "2026-11-30T09:15", "tz": "Asia/Shanghai"}
 
 
 def chart_facts(c: Chart) -> dict[str, Any]:
