@@ -1,4 +1,4 @@
-"""Benchmark: concurrent writers and a reader (issue 5).
+"""Benchmark: concurrent writers and a reader.
 
 For 1, 2, 4 and 8 writer processes, each casting readings in a loop (one transaction per
 reading, its own engine) for a few seconds, prints the readings committed per second, and

@@ -1,4 +1,4 @@
-"""Readings benchmark (issue 3): the same random casts at random dates, measured three ways.
+"""Readings benchmark: the same random casts at random dates, measured three ways.
 
 (a) one reading cast → stored → charted through the API (``yimao_db.readings.cast`` then
     ``chart``, one shared writer Engine): median latency in ms;

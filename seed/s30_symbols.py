@@ -1,4 +1,4 @@
-"""Seed: the symbol tables of chapters 5–10 (issue 4), typed in as ``seed/data/*.tsv``.
+"""Seed: the symbol tables of chapters 5–10, typed in as ``seed/data/*.tsv``.
 
 Each table's rows are read from the TSV of the same name; empty cells become NULL and
 integer columns are converted by the column's type. The self-checks hold the tables to the

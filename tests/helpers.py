@@ -6,11 +6,13 @@ import contextlib
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
 from sqlalchemy import Engine, text
 
+from yimao_db import seeding
 from yimao_db.cli import main
 
 
@@ -19,6 +21,11 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def seed_script(stem: str) -> ModuleType:
+    """The seed script ``seed/STEM.py`` as the loader runs it (``s20_rules``)."""
+    return next(m for m in seeding.seed_scripts() if m.__name__ == f"yimao_seed_{stem}")
 
 
 def copy_db(src: Path, dst: Path) -> Path:

@@ -178,7 +178,7 @@ def test_passages(conn: Connection) -> None:
     assert column(conn, "spirit_attribute", "governs")["passage"] == "7.7"
     assert column(conn, "hexagram", "five_star")["passage"] == "8.6"
     assert column(conn, "v_line", "is_between")["passage"] == "10.1"
-    # a spec-only citation (§11, §12) is not a passage of the book
+    # a chapter the book does not have (§11, §12 of docs/rules.md) is not a passage
     assert tables["month_stem"]["passage"] is None
 
 
@@ -186,7 +186,7 @@ def test_first_passage() -> None:
     known = ["7.3", "7.7", "8.13"]
     assert metamod.first_passage("as said (§7.13, §7.7 commentary)", known) == "7.7"
     assert metamod.first_passage("§8.13–8.15", known) == "8.13"
-    assert metamod.first_passage("spec §12, standard", known) is None
+    assert metamod.first_passage("§12, standard", known) is None
 
 
 # --- the citation view --------------------------------------------------------------------
@@ -378,6 +378,41 @@ def test_docs_schema_md_content() -> None:
     assert "| 2 | **position** | Line 1..6 from the bottom | 1..6 |  |" in md
     assert "passages.tsv" in md and "docs/rules.md" in md
     assert "shared/" not in md and not re.search(r"\bspec\b", md)
+
+
+# What points outside the project: the tracker, an external spec, a sibling checkout.
+OUTSIDE = re.compile(r"issue [0-9]|\bspec\b|shared/", re.IGNORECASE)
+# The descriptions the first release stored, kept verbatim in its frozen revisions (0001,
+# 0002) and in 0005, which replaces them and restores them on downgrade.
+FIRST_RELEASE_TEXT = (
+    "numbering of shared/seed/passages.tsv",
+    "decision: a spec Decision",
+    "(spec Decision)",
+    "(spec §12, standard)",
+)
+PROJECT_TEXT = ("yimao_db", "seed", "tests", "benchmarks", "migrations", "docs", "README.md")
+
+
+def test_nothing_points_outside_the_project() -> None:
+    """No docstring, comment, description or doc names the issue tracker, an external spec
+    or a path outside the repository (docs/rules.md is where the rules are written down)."""
+    root = SCHEMA_MD.parent.parent
+    files = [
+        path
+        for top in PROJECT_TEXT
+        for path in ([root / top] if (root / top).is_file() else sorted((root / top).rglob("*")))
+        if path.suffix in {".py", ".md", ".tsv", ".json", ".mako"}
+        and path.resolve() != Path(__file__).resolve()
+    ]
+    assert len(files) > 100
+    found = []
+    for path in files:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for allowed in FIRST_RELEASE_TEXT:
+                line = line.replace(allowed, "")
+            if OUTSIDE.search(line):
+                found.append(f"{path.relative_to(root)}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)
 
 
 def test_docs_main_writes_the_file(tmp_path: Path) -> None:

@@ -1,17 +1,16 @@
-"""Branch and stem relations (spec §1, §8.14): the spec's tables and their counts."""
+"""Branch and stem relations (§1, §8.14): the tables of docs/rules.md and their counts."""
 
 from __future__ import annotations
 
-import importlib.util
 from functools import cache
 from typing import Any
 
 import pytest
+from helpers import seed_script
 from hypothesis import given
 from hypothesis import strategies as st
 
 from yimao_db.facts import facts
-from yimao_db.paths import seed_dir
 from yimao_db.rules import relations
 
 BRANCHES = facts().branches
@@ -19,11 +18,7 @@ BRANCHES = facts().branches
 
 @cache
 def _seed_rows() -> dict[str, list[dict[str, Any]]]:
-    spec = importlib.util.spec_from_file_location("s20_rules", seed_dir() / "s20_rules.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    rows: dict[str, list[dict[str, Any]]] = module.rows({})
+    rows: dict[str, list[dict[str, Any]]] = seed_script("s20_rules").rows({})
     return rows
 
 
