@@ -7,13 +7,16 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from sqlalchemy import Engine, text
 
 from yimao_db import seeding
 from yimao_db.cli import main
+
+if TYPE_CHECKING:
+    from yimao_db.sql.session import PostgresSession
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -111,3 +114,9 @@ def raw(path: Path, *, ignore_checks: bool = False) -> Iterator[sqlite3.Connecti
         yield con
     finally:
         con.close()
+
+
+def execute_unchecked(session: PostgresSession, sql: str) -> list[tuple[Any, ...]]:
+    """Run ``sql`` (one statement: the extended protocol) in ``yimao sql``'s PostgreSQL
+    transaction without the function checks, to test the layers below them."""
+    return session._cursor.execute(sql, prepare=True).fetchall()

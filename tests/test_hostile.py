@@ -686,8 +686,6 @@ REVIEWED = {
     ("readings.py", "SELECT {columns} FROM {view} WHERE reading_id = :id{order}"): (
         "a view's contract columns and name, from the package; the id is bound"
     ),
-    ("meta.py", "SELECT COUNT(*) FROM {quote(name)}"): "a catalogue table name, quoted",
-    ("meta.py", "FROM {CITATION_VIEW} WHERE table_name = :name"): "a constant; name is bound",
     ("dialect.py", "INSERT INTO {table} ("): (
         "table and column names the importer passes: its own constants (readings.READING_COLUMNS)"
     ),

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import run
+from helpers import execute_unchecked, run
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.engine import make_url
 
@@ -248,5 +248,5 @@ def test_sql_always_rolls_back_on_postgresql(built_pg: str, report_db: str) -> N
     for db in (report_db, built_pg):
         with open_session(make_url(db), deadline=None) as session:
             assert isinstance(session, PostgresSession)
-            session.execute_unchecked("SELECT lo_from_bytea(0, 'x')")
+            execute_unchecked(session, "SELECT lo_from_bytea(0, 'x')")
     assert server_state(built_pg) == before

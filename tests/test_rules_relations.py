@@ -31,15 +31,15 @@ def pairs(text: str) -> list[tuple[str, str]]:
     return [(p[0], p[1]) for p in text.split()]
 
 
-def test_six_harmonies_are_the_spec_table() -> None:
+def test_six_harmonies_are_the_table_of_the_rules() -> None:
     assert relations.six_harmonies() == pairs("子丑 寅亥 卯戌 辰酉 巳申 午未")
 
 
-def test_six_clashes_are_the_spec_table() -> None:
+def test_six_clashes_are_the_table_of_the_rules() -> None:
     assert relations.six_clashes() == pairs("子午 丑未 寅申 卯酉 辰戌 巳亥")
 
 
-def test_six_harms_are_the_spec_table() -> None:
+def test_six_harms_are_the_table_of_the_rules() -> None:
     assert relations.six_harms() == pairs("子未 丑午 寅巳 卯辰 申亥 酉戌")
 
 
@@ -48,7 +48,6 @@ def test_partner_functions_agree_with_the_tables(branch: str) -> None:
     for partner, table in (
         (relations.clash, relations.six_clashes()),
         (relations.harmony, relations.six_harmonies()),
-        (relations.harm, relations.six_harms()),
     ):
         other = partner(branch)
         assert other != branch and partner(other) == branch

@@ -120,8 +120,8 @@ def test_checks_catch_failures(seed_rows: Rows) -> None:
 def test_directions() -> None:
     names = "".join(m.name for m in directions.directions_24())
     assert names == "壬子癸丑艮寅甲卯乙辰巽巳丙午丁未坤申庚酉辛戌乾亥"
-    assert directions.direction_of("子") == "北"
-    assert directions.direction_of("坤") == "西南"
+    direction = {m.name: m.direction for m in directions.directions_24()}
+    assert (direction["子"], direction["艮"], direction["坤"]) == ("北", "東北", "西南")
     assert [m.ordinal for m in directions.directions_24()] == list(range(1, 25))
     assert set(facts().branches) <= set(names)
 

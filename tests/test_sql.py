@@ -10,7 +10,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from helpers import run
+from helpers import execute_unchecked, run
 from sqlalchemy import inspect, text
 
 from yimao_db import readings
@@ -522,7 +522,7 @@ def test_database_guards_refuse_writes_the_lexer_let_through(db_with_reading: st
             with open_session(resolve_url(db_with_reading), deadline=None) as session:
                 assert isinstance(session, PostgresSession)
                 with pytest.raises(Exception, match=says):
-                    session.execute_unchecked(sql)
+                    execute_unchecked(session, sql)
     assert state(db_with_reading)[:2] == before[:2]  # closing a writer may checkpoint the WAL
 
 
