@@ -12,6 +12,7 @@ and ``yimao build`` on a database at any revision from 0003 on upgrades it keepi
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import sqlite3
 from collections.abc import Iterator
@@ -32,7 +33,6 @@ from yimao_db.cli import main
 from yimao_db.db import writer_engine
 from yimao_db.dialect import sqlite_schema_key
 from yimao_db.errors import DatabaseError
-from yimao_db.readings import Chart, chart
 from yimao_db.schema import metadata
 from yimao_db.schema.readings import KEY_COLUMNS
 
@@ -131,8 +131,55 @@ def reading_rows(db: str) -> dict[str, list[tuple[Any, ...]]]:
         con.close()
 
 
-def charts(db: str, ids: list[int]) -> list[Chart]:
-    return [chart(i, db) for i in ids]
+CHART_VIEWS = ("v_reading", "v_reading_line", "v_reading_hidden")
+
+
+@dataclasses.dataclass(frozen=True)
+class Charts:
+    """The chart views' rows of some readings, as a revision's views give them. Two are equal
+    when every view has the same rows on the columns both revisions have (a later revision
+    may add columns to a view; it may not change a value)."""
+
+    rows: dict[str, list[dict[str, Any]]]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Charts):
+            return NotImplemented
+        if set(self.rows) != set(other.rows):
+            return False
+        for view, mine in self.rows.items():
+            theirs = other.rows[view]
+            if len(mine) != len(theirs):
+                return False
+            common = set(mine[0]) & set(theirs[0]) if mine else set()
+            if mine and "reading_id" not in common:
+                return False
+            for a, b in zip(mine, theirs, strict=True):
+                if {k: a[k] for k in common} != {k: b[k] for k in common}:
+                    return False
+        return True
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def charts(db: str, ids: list[int]) -> Charts:
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    con.row_factory = sqlite3.Row
+    try:
+        marks = ", ".join("?" * len(ids))
+        return Charts(
+            {
+                view: [
+                    dict(row)
+                    for row in con.execute(
+                        f"SELECT * FROM {view} WHERE reading_id IN ({marks}) ORDER BY 1, 2", ids
+                    )
+                ]
+                for view in CHART_VIEWS
+            }
+        )
+    finally:
+        con.close()
 
 
 def tables_of(db: str) -> set[str]:
