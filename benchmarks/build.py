@@ -1,4 +1,4 @@
-"""Benchmark: `yimao build` of a fresh database (issue 2 target: ≤ 1 s on this machine).
+"""Benchmark: `yimao build` of a fresh database (target: ≤ 1 s on this machine).
 
 Prints the median and the range over several runs of
   (1) the whole command in a new process (`python -m yimao_db build --db NEW`), and

@@ -1,4 +1,4 @@
-"""Benchmark: concurrent writers and a reader (issue 5).
+"""Benchmark: concurrent writers and a reader.
 
 For 1, 2, 4 and 8 writer processes, each casting readings in a loop (one transaction per
 reading, its own engine) for a few seconds, prints the readings committed per second, and
@@ -82,7 +82,7 @@ def run(db: str, writers: int, seconds: float) -> dict[str, Any]:
     began = time.perf_counter()
     latencies: list[float] = []
     rng = random.Random(writers)
-    outcomes = []
+    outcomes: list[tuple[int, list[str]]] = []
     while len(outcomes) < writers:
         t = time.perf_counter()
         chart(rng.randint(1, top), engine)

@@ -42,6 +42,7 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from unittest import mock
 from zoneinfo import ZoneInfo
 
 TZ = "Asia/Shanghai"
@@ -120,7 +121,8 @@ def floor(csv_path: str, db_path: str) -> None:
     con.execute(FLOOR_READING)
     con.execute(FLOOR_LINE)
     created = datetime.now().isoformat()
-    readings, lines = [], []
+    readings: list[tuple[object, ...]] = []
+    lines: list[tuple[int, int, int, None]] = []
     with open(csv_path, encoding="utf-8", newline="") as f:
         rows = csv.reader(f)
         next(rows)
@@ -165,22 +167,20 @@ def split(csv_path: Path, template: Path, folder: Path) -> tuple[Run, Run]:
     """(the import, the import with every moment computed beforehand and looked up in a
     table): the difference is the time moments take inside the import."""
     from yimao_db import readings
-    from yimao_db.calendar.civiltime import parse_at
+    from yimao_db.calendar.civiltime import CivilTime, parse_at
+    from yimao_db.calendar.moment import Moment, moment_of
 
-    moment_of = readings.moment_of
     with csv_path.open(encoding="utf-8", newline="") as f:
         rows = csv.reader(f)
         next(rows)
-        table = {}
-        for _, at, tz, _ in rows:
-            civil = parse_at(at, tz)
-            table[civil] = moment_of(civil)
+        table = {civil: moment_of(civil) for civil in (parse_at(at, tz) for _, at, tz, _ in rows)}
+
+    def looked_up(civil: CivilTime, early_rat: bool = False) -> Moment:
+        return table[civil]
+
     whole = in_process(csv_path, fresh_db(template, folder))
-    readings.moment_of = lambda civil, early_rat=False: table[civil]  # type: ignore[assignment,misc]
-    try:
+    with mock.patch.object(readings, "moment_of", looked_up):
         rest = in_process(csv_path, fresh_db(template, folder))
-    finally:
-        readings.moment_of = moment_of
     return whole, rest
 
 

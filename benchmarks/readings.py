@@ -53,11 +53,11 @@ SIGN_QUERY = "SELECT * FROM v_reading_sign ORDER BY reading_id"
 def _import_benchmark() -> Any:
     """benchmarks/import.py as a module: its random rows are the inputs here too."""
     path = Path(__file__).with_name("import.py")
-    spec = importlib.util.spec_from_file_location("import_benchmark", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
+    found = importlib.util.spec_from_file_location("import_benchmark", path)
+    assert found is not None and found.loader is not None
+    module = importlib.util.module_from_spec(found)
+    sys.modules[found.name] = module
+    found.loader.exec_module(module)
     return module
 
 

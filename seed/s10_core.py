@@ -116,7 +116,8 @@ def trigram_rows() -> Rows:
 
 
 def hexagram_rows() -> Rows:
-    hexagrams, all_lines, hidden, najia, patterns = [], [], [], [], []
+    hexagrams: list[dict[str, Any]] = []
+    all_lines, hidden, najia, patterns = [], [], [], []
     table = hexagram_table()
     for h in table.values():
         world_line = h.lines[h.world - 1]
@@ -211,8 +212,8 @@ def rows(done: Mapping[str, list[dict[str, Any]]]) -> Rows:
     return out
 
 
-# The spec's self-checks (rules.md §1.5, §1.8, §3, §8.6, §8.11). The seed refuses to build
-# when one fails.
+# Self-checks (docs/rules.md chapters 1, 3 and 8: §1.5, §1.8, §8.6, §8.11). The seed refuses
+# to build when one fails.
 PALACES = {
     "乾": "乾 姤 遯 否 觀 剝 晉 大有",
     "震": "震 豫 解 恆 升 井 大過 隨",

@@ -1,8 +1,9 @@
-"""Seed: the rule tables, derived by the pure rules and checked against the spec.
+"""Seed: the rule tables, derived by the pure rules and checked against the book's examples.
 
-Citations follow ``seed/data/passages.tsv``. ``basis`` is 'standard' where the spec calls a
-table standard practice, 'decision' for the spec's noble-hour Decision, else 'book'. The
-六合 rows cite §8.13, where the book first uses 合; the 帝旺 of 木 火 金 水 cites §5.4.
+Citations follow ``seed/data/passages.tsv``. ``basis`` is 'standard' for a table of standard
+practice the book presupposes, 'decision' for a choice made where the book is silent (the
+noble of an hour), else 'book'; docs/rules.md gives each rule with its basis.
+The 六合 rows cite §8.13, where the book first uses 合; the 帝旺 of 木 火 金 水 cites §5.4.
 """
 
 from __future__ import annotations
@@ -341,7 +342,7 @@ def rows(done: Mapping[str, list[dict[str, Any]]]) -> Rows:
     return out
 
 
-# --- self-checks from the spec -----------------------------------------------------------
+# --- self-checks: the book's worked examples and docs/rules.md ---------------------------
 
 YIN_MONTH_SPIRITS = {
     "青龍": "寅",
@@ -357,12 +358,12 @@ SYMMETRIC = ("六合", "六衝", "六害")
 
 
 def checks(tables: Mapping[str, list[dict[str, Any]]]) -> list[str]:
-    """Messages for each spec self-check the rows fail (empty when all hold)."""
+    """Messages for each self-check the rows fail (empty when all hold)."""
     failed: list[str] = []
 
     in_yin = {r["spirit"]: r["branch"] for r in tables["month_spirit"] if r["month_branch"] == "寅"}
     if in_yin != YIN_MONTH_SPIRITS:
-        failed.append(f"month_spirit: 寅 month gives {in_yin}, spec §7 says {YIN_MONTH_SPIRITS}")
+        failed.append(f"month_spirit: 寅 month gives {in_yin}, §7.2 says {YIN_MONTH_SPIRITS}")
 
     half = {r["hour_branch"]: r["half"] for r in tables["noble_hour"]}["辰"]
     placed = {
@@ -378,7 +379,7 @@ def checks(tables: Mapping[str, list[dict[str, Any]]]) -> list[str]:
 
     tombs = {r["element"]: r["branch"] for r in tables["twelve_stage"] if r["stage"] == "墓"}
     if tombs != TOMBS:
-        failed.append(f"twelve_stage: 墓 places are {tombs}, spec §1 says {TOMBS}")
+        failed.append(f"twelve_stage: 墓 places are {tombs}, docs/rules.md chapter 1 says {TOMBS}")
 
     pairs = {(r["relation"], r["first"], r["second"]) for r in tables["branch_relation"]}
     for relation, first, second in sorted(pairs):

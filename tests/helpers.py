@@ -6,12 +6,17 @@ import contextlib
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from sqlalchemy import Engine, text
 
+from yimao_db import seeding
 from yimao_db.cli import main
+
+if TYPE_CHECKING:
+    from yimao_db.sql.session import PostgresSession
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -19,6 +24,11 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def seed_script(stem: str) -> ModuleType:
+    """The seed script ``seed/STEM.py`` as the loader runs it (``s20_rules``)."""
+    return next(m for m in seeding.seed_scripts() if m.__name__ == f"yimao_seed_{stem}")
 
 
 def copy_db(src: Path, dst: Path) -> Path:
@@ -131,3 +141,9 @@ def raw(path: Path, *, ignore_checks: bool = False) -> Iterator[sqlite3.Connecti
         yield con
     finally:
         con.close()
+
+
+def execute_unchecked(session: PostgresSession, sql: str) -> list[tuple[Any, ...]]:
+    """Run ``sql`` (one statement: the extended protocol) in ``yimao sql``'s PostgreSQL
+    transaction without the function checks, to test the layers below them."""
+    return session._cursor.execute(sql, prepare=True).fetchall()

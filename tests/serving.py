@@ -47,7 +47,12 @@ def served(db: Path, *args: str) -> Iterator[str]:
     lines: queue.Queue[str] = queue.Queue()
     assert proc.stdout is not None
     stdout = proc.stdout
-    threading.Thread(target=lambda: [lines.put(x) for x in stdout], daemon=True).start()
+
+    def pump() -> None:
+        for line in stdout:
+            lines.put(line)
+
+    threading.Thread(target=pump, daemon=True).start()
     try:
         try:
             first = lines.get(timeout=STARTUP_SECONDS)

@@ -70,7 +70,7 @@ def test_random_cast_uses_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
         calls.append(n)
         return next(throws)
 
-    monkeypatch.setattr(casting.secrets, "randbelow", randbelow)
+    monkeypatch.setattr("yimao_db.casting.secrets.randbelow", randbelow)
     c = casting.random_cast()
     assert calls == [2] * 18
     assert (c.method, c.coins, c.values, c.cast_input) == (

@@ -66,7 +66,9 @@ def at(needle: bytes) -> Callable[[bytearray], int]:
     return find
 
 
-def flip(where: Callable[[bytearray], int], offset: int, mask: int = 0xFF) -> Callable:
+def flip(
+    where: Callable[[bytearray], int], offset: int, mask: int = 0xFF
+) -> Callable[[bytearray], bytes]:
     def change(data: bytearray) -> bytes:
         data[where(data) + offset] ^= mask
         return bytes(data)

@@ -41,7 +41,7 @@ HEXAGRAM = 6  # a hexagram with moving lines, in New York (summer time)
 
 @pytest.fixture(scope="module")
 def expected() -> Tables:
-    return seeding.compute_tables()  # type: ignore[return-value]
+    return seeding.compute_tables()
 
 
 @pytest.fixture(scope="module")

@@ -35,15 +35,90 @@ def meta(conn: Connection) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     return metamod.read_meta(conn)
 
 
+# --- the oracles: what the meta tables and v_passage_citation must cover in a live database
+
+CITATION_VIEW = "v_passage_citation"
+
+
+def live_columns(conn: Connection) -> dict[str, tuple[str, list[str]]]:
+    """Every table and view of the live database: name -> (kind, column names in order)."""
+    inspector = inspect(conn)
+    found: dict[str, tuple[str, list[str]]] = {}
+    for kind, names in (
+        ("table", inspector.get_table_names()),
+        ("view", inspector.get_view_names()),
+    ):
+        for name in names:
+            found[name] = (kind, [c["name"] for c in inspector.get_columns(name)])
+    return found
+
+
+def undocumented(conn: Connection) -> list[str]:
+    """Every table, view or column of the live database the meta tables do not describe
+    (or describe wrongly); empty when the documentation is complete."""
+    tables, columns = metamod.read_meta(conn)
+    found = metamod.problems(tables, columns)
+    documented = {t["name"]: t for t in tables}
+    cols: dict[str, dict[str, dict[str, Any]]] = {}
+    for c in columns:
+        cols.setdefault(c["table_name"], {})[c["column_name"]] = c
+    live = live_columns(conn)
+    for name, (kind, names) in sorted(live.items()):
+        doc = documented.get(name)
+        if doc is None:
+            found.append(f"{kind} {name}: not in meta_table")
+            continue
+        if doc["kind"] != kind:
+            found.append(f"{name}: documented as a {doc['kind']}, is a {kind}")
+        have = cols.get(name, {})
+        for ordinal, column in enumerate(names, start=1):
+            entry = have.get(column)
+            if entry is None or not entry["description"]:
+                found.append(f"{name}.{column}: no description in meta_column")
+            elif entry["ordinal"] != ordinal:
+                found.append(
+                    f"{name}.{column}: documented as column {entry['ordinal']}, is {ordinal}"
+                )
+        found += [
+            f"{name}.{c}: documented but not in the database"
+            for c in sorted(set(have) - set(names))
+        ]
+    found += [
+        f"{n}: documented but not in the database" for n in sorted(set(documented) - set(live))
+    ]
+    return found
+
+
+def citation_gaps(conn: Connection) -> list[str]:
+    """Tables of the live database with a passage column whose citing rows
+    ``v_passage_citation`` does not list one for one; empty when it lists them all."""
+    inspector = inspect(conn)
+    quote = conn.dialect.identifier_preparer.quote
+    found = []
+    for name in sorted(inspector.get_table_names()):
+        columns = {c["name"] for c in inspector.get_columns(name)}
+        if "passage" not in columns or name == "passage_citation":
+            continue
+        cited = conn.execute(
+            text(f"SELECT COUNT(*) FROM {quote(name)} WHERE passage IS NOT NULL")
+        ).scalar_one()
+        listed = conn.execute(
+            text(f"SELECT COUNT(*) FROM {CITATION_VIEW} WHERE table_name = :name"), {"name": name}
+        ).scalar_one()
+        if cited != listed:
+            found.append(f"{name}: {cited} rows cite a passage, {CITATION_VIEW} lists {listed}")
+    return found
+
+
 # --- every table, view and column is described --------------------------------------------
 
 
 def test_every_live_table_view_and_column_is_described(conn: Connection) -> None:
-    assert metamod.undocumented(conn) == []
+    assert undocumented(conn) == []
 
 
 def test_the_check_reads_the_live_database(conn: Connection) -> None:
-    live = metamod.live_columns(conn)
+    live = live_columns(conn)
     tables, columns = meta(conn)
     assert {t["name"] for t in tables} == set(live)
     assert {(c["table_name"], c["column_name"]) for c in columns} == {
@@ -84,7 +159,7 @@ def test_undocumented_reports_a_new_view_column_and_blank(fresh_db: str) -> None
                     "WHERE table_name = 'v_hexagram' AND column_name = 'gua_shen'"
                 )
             )
-            found = metamod.undocumented(c)
+            found = undocumented(c)
     finally:
         engine.dispose()
     assert "view v_extra: not in meta_table" in found
@@ -178,7 +253,7 @@ def test_passages(conn: Connection) -> None:
     assert column(conn, "spirit_attribute", "governs")["passage"] == "7.7"
     assert column(conn, "hexagram", "five_star")["passage"] == "8.6"
     assert column(conn, "v_line", "is_between")["passage"] == "10.1"
-    # a spec-only citation (§11, §12) is not a passage of the book
+    # a chapter the book does not have (§11, §12 of docs/rules.md) is not a passage
     assert tables["month_stem"]["passage"] is None
 
 
@@ -186,7 +261,7 @@ def test_first_passage() -> None:
     known = ["7.3", "7.7", "8.13"]
     assert metamod.first_passage("as said (§7.13, §7.7 commentary)", known) == "7.7"
     assert metamod.first_passage("§8.13–8.15", known) == "8.13"
-    assert metamod.first_passage("spec §12, standard", known) is None
+    assert metamod.first_passage("§12, standard", known) is None
 
 
 # --- the citation view --------------------------------------------------------------------
@@ -199,7 +274,7 @@ def test_citation_view_covers_every_table_with_a_passage(conn: Connection) -> No
         if "passage" in {c["name"] for c in inspect(conn).get_columns(name)}
     ]
     assert {"spirit", "branch_relation", "between_use", "meta_table", "meta_column"} <= set(cited)
-    assert metamod.citation_gaps(conn) == []
+    assert citation_gaps(conn) == []
     listed = set(conn.execute(text("SELECT DISTINCT table_name FROM v_passage_citation")).scalars())
     with_rows = {
         name
@@ -221,7 +296,7 @@ def test_citation_gaps_notice_a_table_the_view_misses(fresh_db: str) -> None:
                 )
             )
             c.execute(text("INSERT INTO extra_symbol VALUES ('x', '5.1')"))
-            found = metamod.citation_gaps(c)
+            found = citation_gaps(c)
     finally:
         engine.dispose()
     assert "extra_symbol: 1 rows cite a passage, v_passage_citation lists 0" in found
@@ -302,7 +377,7 @@ def test_schema_lists_every_table_and_view(
     code, out, err = run(capsys, "schema", "--db", built_db)
     assert (code, err) == (0, "")
     names = {line.split()[0] for line in out.splitlines()[2:]}
-    assert names == set(metamod.live_columns(conn))
+    assert names == set(live_columns(conn))
     assert "v_passage_citation" in out and "The sixty stem-branch pairs" in out
 
 
@@ -380,6 +455,41 @@ def test_docs_schema_md_content() -> None:
     assert "shared/" not in md and not re.search(r"\bspec\b", md)
 
 
+# What points outside the project: the tracker, an external spec, a sibling checkout.
+OUTSIDE = re.compile(r"issue [0-9]|\bspec\b|shared/", re.IGNORECASE)
+# The descriptions the first release stored, kept verbatim in its frozen revisions (0001,
+# 0002) and in 0005, which replaces them and restores them on downgrade.
+FIRST_RELEASE_TEXT = (
+    "numbering of shared/seed/passages.tsv",
+    "decision: a spec Decision",
+    "(spec Decision)",
+    "(spec §12, standard)",
+)
+PROJECT_TEXT = ("yimao_db", "seed", "tests", "benchmarks", "migrations", "docs", "README.md")
+
+
+def test_nothing_points_outside_the_project() -> None:
+    """No docstring, comment, description or doc names the issue tracker, an external spec
+    or a path outside the repository (docs/rules.md is where the rules are written down)."""
+    root = SCHEMA_MD.parent.parent
+    files = [
+        path
+        for top in PROJECT_TEXT
+        for path in ([root / top] if (root / top).is_file() else sorted((root / top).rglob("*")))
+        if path.suffix in {".py", ".md", ".tsv", ".json", ".mako"}
+        and path.resolve() != Path(__file__).resolve()
+    ]
+    assert len(files) > 100
+    found = []
+    for path in files:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for allowed in FIRST_RELEASE_TEXT:
+                line = line.replace(allowed, "")
+            if OUTSIDE.search(line):
+                found.append(f"{path.relative_to(root)}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)
+
+
 def test_docs_main_writes_the_file(tmp_path: Path) -> None:
     target = tmp_path / "out" / "schema.md"
     assert schema_doc.main([str(target)]) == 0
@@ -403,7 +513,7 @@ def test_export_metadata(
     assert more == []
     assert name == (Path(built_db).stem if "://" not in built_db else "yimao")
     tables = database["tables"]
-    live = metamod.live_columns(conn)
+    live = live_columns(conn)
     assert set(tables) == set(live)
     for table, (_, columns) in live.items():
         assert tables[table]["description"]

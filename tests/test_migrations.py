@@ -24,7 +24,7 @@ from alembic.script import ScriptDirectory
 from helpers import cast_into, seed_existing
 from sqlalchemy import Connection, Engine, event, select, text
 
-from yimao_db import build as buildmod
+import yimao_db.build as buildmod
 from yimao_db import check as doctor
 from yimao_db.build import alembic_config, build, current_revision, head_revision
 from yimao_db.cli import main
@@ -177,6 +177,7 @@ def test_walk_base_head_base_head(tmp_path: Path) -> None:
     fresh = str(tmp_path / "fresh.db")
     build(fresh)
 
+    rev: str | None
     with writer(db) as engine:
         for rev in revs:  # base → head
             assert step(engine, "+1") == rev
@@ -294,7 +295,7 @@ def test_every_model_table_is_created_by_the_migrations(tmp_path: Path) -> None:
 def traced_build(monkeypatch: pytest.MonkeyPatch, db: str) -> list[str]:
     """Build ``db`` and return every SQL statement SQLite executed on the build's connection."""
     statements: list[str] = []
-    real = buildmod.writer_engine
+    real = writer_engine
 
     def traced(url: Any, **kwargs: Any) -> Engine:
         engine = real(url, **kwargs)

@@ -1,4 +1,4 @@
-"""Pillars of a moment (spec §12, §1 旬空, §7 五子遁).
+"""Pillars of a moment (docs/rules.md chapters 12, 1 旬空, 7 五子遁).
 
 tyme4py is the oracle: the fast calendar of :mod:`yimao_db.calendar.moment` is compared with
 tyme4py's own objects on a fixed sample of moments and on every 節 ± 1 minute, 1901-2099.

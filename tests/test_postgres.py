@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import run
+from helpers import execute_unchecked, run
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.engine import make_url
 
@@ -242,10 +242,11 @@ def test_sql_refuses_effects_on_postgresql(
 def test_sql_always_rolls_back_on_postgresql(built_pg: str, report_db: str) -> None:
     """The layer under the function checks: a large object made inside yimao sql's transaction
     (READ ONLY does not stop lo_from_bytea) is gone when the transaction ends."""
-    from yimao_db.sql.session import open_session
+    from yimao_db.sql.session import PostgresSession, open_session
 
     before = server_state(built_pg)
     for db in (report_db, built_pg):
         with open_session(make_url(db), deadline=None) as session:
-            session.execute_unchecked("SELECT lo_from_bytea(0, 'x')")
+            assert isinstance(session, PostgresSession)
+            execute_unchecked(session, "SELECT lo_from_bytea(0, 'x')")
     assert server_state(built_pg) == before

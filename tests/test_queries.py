@@ -67,9 +67,9 @@ def conn(module_db: str) -> Iterator[Connection]:
     """The shared module database with the readings of CASTS, read-only."""
     engine = writer_engine(module_db)
     try:
-        for spec in CASTS:
-            kwargs = {k: v for k, v in spec.items() if k != "lines"}
-            c = chart(cast(spec["lines"], db=engine, **kwargs), db=engine)
+        for item in CASTS:
+            kwargs = {k: v for k, v in item.items() if k != "lines"}
+            c = chart(cast(item["lines"], db=engine, **kwargs), db=engine)
             values = "".join(str(line.value) for line in c.lines)
             CHARTS[c.reading_id] = oracle.chart(
                 values,

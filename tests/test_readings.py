@@ -1,4 +1,4 @@
-"""Readings through the API and the three views (issue 3; spec §2, §4.3, §7, §9, §11, §12).
+"""Readings through the API and the three views (docs/rules.md chapters 2, 4, 7, 9, 11, 12).
 
 Every reading is cast with :func:`yimao_db.readings.cast` into a fresh database and read back
 with :func:`yimao_db.readings.chart` (which reads ``v_reading``, ``v_reading_line`` and
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import asdict
-from typing import Any
+from typing import Any, TypedDict
 
 import pytest
 from helpers import counts
@@ -384,7 +384,13 @@ def test_seasonal_najia_needs_a_date(engine: Engine) -> None:
 
 # --- the cast forms -----------------------------------------------------------------------
 
-SAME = dict(at="2026-11-30T09:15", tz="Asia/Shanghai")
+
+class When(TypedDict):
+    at: str
+    tz: str
+
+
+SAME: When = {"at": "2026-11-30T09:15", "tz": "Asia/Shanghai"}
 
 
 def chart_facts(c: Chart) -> dict[str, Any]:
@@ -501,7 +507,7 @@ def test_moment_is_stored(engine: Engine) -> None:
 
 
 def test_calendar_anchors_through_stored_readings(engine: Engine) -> None:
-    """Issue 3 §6: 2000-01-01 戊午; 1949-10-01 甲子; 立春 2024 falls between 16:00 and 17:00."""
+    """Anchors: 2000-01-01 戊午; 1949-10-01 甲子; 立春 2024 falls between 16:00 and 17:00."""
     assert cast_chart(engine, "乾", at="2000-01-01T12:00").day_gz == "戊午"
     assert cast_chart(engine, "乾", at="1949-10-01T12:00").day_gz == "甲子"
     before = cast_chart(engine, "乾", at="2024-02-04T16:00+08:00")

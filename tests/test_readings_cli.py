@@ -1,4 +1,4 @@
-"""``yimao cast``, ``yimao reading`` and ``yimao readings`` (issue 3 §5, §7), run in-process
+"""``yimao cast``, ``yimao reading`` and ``yimao readings`` run in-process
 with :func:`yimao_db.cli.main` (``yimao import``: tests/test_import.py)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The moment of a reading: year and month pillars from the exact solar term (spec §12), and
-pillars given directly (:func:`yimao_db.readings.make_moment`).
+"""The moment of a reading: year and month pillars from the exact solar term (docs/rules.md
+chapter 12), and pillars given directly (:func:`yimao_db.readings.make_moment`).
 
 :func:`yimao_db.calendar.moment.moment_at` takes the year and month from the solar term in force at
 the instant instead of tyme4py's ``get_sixty_cycle_hour()`` (which also builds the lunar
@@ -95,7 +95,7 @@ def test_every_jie_changes_the_month_to_the_second(year: int) -> None:
 
 
 def test_lichun_2024() -> None:
-    """Issue 3 §6: 2024-02-04 16:00 +08:00 is still 癸卯 year 乙丑 month; 17:00 is 甲辰 丙寅."""
+    """2024-02-04 16:00 +08:00 is still 癸卯 year 乙丑 month; 17:00 is 甲辰 丙寅."""
     m = moment_at("2024-02-04T16:00+08:00")
     assert (m.year_gz, m.month_gz, m.solar_term) == ("癸卯", "乙丑", "大寒")
     m = moment_at("2024-02-04T17:00+08:00")

@@ -1,4 +1,4 @@
-"""The pure rule functions behind the core tables, checked against the spec's worked examples."""
+"""The pure rule functions behind the core tables, checked against worked examples."""
 
 from __future__ import annotations
 
@@ -136,7 +136,7 @@ def test_decades_missing_a_nayin_element(head: str, absent: str) -> None:
 def test_generating_and_controlling_cycles() -> None:
     assert [generates(e) for e in ELEMENTS] == ["火", "土", "金", "水", "木"]
     assert [controls(e) for e in ELEMENTS] == ["土", "金", "水", "木", "火"]
-    # the spec's chains: 木→火→土→金→水→木 and 木→土→水→火→金→木
+    # the two cycles (docs/rules.md chapter 1): 木→火→土→金→水→木 and 木→土→水→火→金→木
     chain_g, chain_c = ["木"], ["木"]
     for _ in range(5):
         chain_g.append(generates(chain_g[-1]))

@@ -1,17 +1,16 @@
-"""Branch and stem relations (spec §1, §8.14): the spec's tables and their counts."""
+"""Branch and stem relations (§1, §8.14): the tables of docs/rules.md and their counts."""
 
 from __future__ import annotations
 
-import importlib.util
 from functools import cache
 from typing import Any
 
 import pytest
+from helpers import seed_script
 from hypothesis import given
 from hypothesis import strategies as st
 
 from yimao_db.facts import facts
-from yimao_db.paths import seed_dir
 from yimao_db.rules import relations
 
 BRANCHES = facts().branches
@@ -19,11 +18,7 @@ BRANCHES = facts().branches
 
 @cache
 def _seed_rows() -> dict[str, list[dict[str, Any]]]:
-    spec = importlib.util.spec_from_file_location("s20_rules", seed_dir() / "s20_rules.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    rows: dict[str, list[dict[str, Any]]] = module.rows({})
+    rows: dict[str, list[dict[str, Any]]] = seed_script("s20_rules").rows({})
     return rows
 
 
@@ -36,15 +31,15 @@ def pairs(text: str) -> list[tuple[str, str]]:
     return [(p[0], p[1]) for p in text.split()]
 
 
-def test_six_harmonies_are_the_spec_table() -> None:
+def test_six_harmonies_are_the_table_of_the_rules() -> None:
     assert relations.six_harmonies() == pairs("子丑 寅亥 卯戌 辰酉 巳申 午未")
 
 
-def test_six_clashes_are_the_spec_table() -> None:
+def test_six_clashes_are_the_table_of_the_rules() -> None:
     assert relations.six_clashes() == pairs("子午 丑未 寅申 卯酉 辰戌 巳亥")
 
 
-def test_six_harms_are_the_spec_table() -> None:
+def test_six_harms_are_the_table_of_the_rules() -> None:
     assert relations.six_harms() == pairs("子未 丑午 寅巳 卯辰 申亥 酉戌")
 
 
@@ -53,7 +48,6 @@ def test_partner_functions_agree_with_the_tables(branch: str) -> None:
     for partner, table in (
         (relations.clash, relations.six_clashes()),
         (relations.harmony, relations.six_harmonies()),
-        (relations.harm, relations.six_harms()),
     ):
         other = partner(branch)
         assert other != branch and partner(other) == branch

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import copy
-import importlib.util
 from functools import cache
 from types import ModuleType
 from typing import Any
 
 import pytest
+from helpers import seed_script
 
 from yimao_db.facts import facts, read_tsv
-from yimao_db.paths import seed_dir
 from yimao_db.rules import directions, dusk, relations, spirits, stages
 from yimao_db.schema import metadata
 from yimao_db.schema import rules as schema
@@ -49,11 +48,7 @@ COUNTS = {
 
 @cache
 def _module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("s20_rules", seed_dir() / "s20_rules.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return seed_script("s20_rules")
 
 
 @pytest.fixture
@@ -125,8 +120,8 @@ def test_checks_catch_failures(seed_rows: Rows) -> None:
 def test_directions() -> None:
     names = "".join(m.name for m in directions.directions_24())
     assert names == "壬子癸丑艮寅甲卯乙辰巽巳丙午丁未坤申庚酉辛戌乾亥"
-    assert directions.direction_of("子") == "北"
-    assert directions.direction_of("坤") == "西南"
+    direction = {m.name: m.direction for m in directions.directions_24()}
+    assert (direction["子"], direction["艮"], direction["坤"]) == ("北", "東北", "西南")
     assert [m.ordinal for m in directions.directions_24()] == list(range(1, 25))
     assert set(facts().branches) <= set(names)
 

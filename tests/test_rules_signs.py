@@ -13,7 +13,8 @@ import pytest
 from yimao_db.facts import read_tsv
 from yimao_db.rules import bodies, day_month, dusk, hidden_stems, shensha, signs
 from yimao_db.rules.hexagrams import gua_shen_positions, hexagrams
-from yimao_db.schema.signs import POLARITIES, SUBJECTS
+from yimao_db.vocab import SIGN_POLARITIES as POLARITIES
+from yimao_db.vocab import SIGN_SUBJECTS as SUBJECTS
 
 RULES = Path(__file__).resolve().parents[1] / "yimao_db" / "rules"
 PASSAGES = {f"{r['chapter_no']}.{r['passage_no']}" for r in read_tsv("passages")}
@@ -212,7 +213,7 @@ def test_the_groups_around_the_world() -> None:
         triad.partner_a,
         triad.partner_b,
     } == {"寅", "午"}
-    empty = {"day": set(), "month": set(), "moving": set(), "changed": set()}
+    empty: dict[str, set[str]] = {"day": set(), "month": set(), "moving": set(), "changed": set()}
     assert triad.fires({**empty, "day": {"寅"}, "moving": {"午"}})
     assert not triad.fires({**empty, "day": {"寅"}, "changed": {"午"}})  # changed lines: no
     assert ("戌", "三合生有", 0, 0) not in rules  # the world must be void

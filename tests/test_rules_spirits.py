@@ -1,4 +1,4 @@
-"""Six spirits, 五子遁, 大六神, the noble's generals and 五虎遁 (spec §7, §12)."""
+"""Six spirits, 五子遁, 大六神, the noble's generals and 五虎遁 (docs/rules.md chapters 7, 12)."""
 
 from __future__ import annotations
 

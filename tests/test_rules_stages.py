@@ -1,4 +1,4 @@
-"""Twelve stages and seasonal strength (spec §1, standard 六爻)."""
+"""Twelve stages and seasonal strength (§1.7, standard 六爻)."""
 
 from __future__ import annotations
 

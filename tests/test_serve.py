@@ -10,6 +10,7 @@ command serves a file; PostgreSQL users are pointed at their reporting tools.)
 from __future__ import annotations
 
 import hashlib
+import os
 import socket
 import sqlite3
 import subprocess
@@ -20,15 +21,14 @@ from typing import Any
 
 import pytest
 
-httpx = pytest.importorskip("httpx")
 pytest.importorskip("datasette")
+import httpx
+from helpers import copy_db, run
+from serving import built_with_readings, served, yimao_command
 
-from helpers import copy_db, run  # noqa: E402
-from serving import built_with_readings, served, yimao_command  # noqa: E402
-
-from yimao_db import db as dbmod  # noqa: E402
-from yimao_db.vocab import MOVING_MARKS  # noqa: E402
-from yimao_db.web.queries import queries  # noqa: E402
+from yimao_db import db as dbmod
+from yimao_db.vocab import MOVING_MARKS
+from yimao_db.web.queries import queries
 
 
 @pytest.fixture(scope="module")
@@ -219,7 +219,7 @@ def test_immutable_only_where_nothing_writes(
     path = tmp_path / "yimao.db"
     path.write_bytes(b"")
     assert not dbmod.nothing_writes(path)  # a writable directory: mode=ro
-    monkeypatch.setattr(dbmod.os, "access", lambda *a, **k: False)
+    monkeypatch.setattr(os, "access", lambda *a, **k: False)
     assert dbmod.nothing_writes(path)  # nothing can write: immutable
     (tmp_path / "yimao.db-wal").write_bytes(b"")
     assert not dbmod.nothing_writes(path)  # a writer's log is there: mode=ro

@@ -10,7 +10,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from helpers import run
+from helpers import execute_unchecked, run
 from sqlalchemy import inspect, text
 
 from yimao_db import readings
@@ -20,7 +20,7 @@ from yimao_db.errors import UsageError
 from yimao_db.sql.guard import SqliteAuthorizer
 from yimao_db.sql.lex import lex, statements
 from yimao_db.sql.run import check, parse_params
-from yimao_db.sql.session import open_session
+from yimao_db.sql.session import PostgresSession, open_session
 
 
 @pytest.fixture
@@ -35,7 +35,9 @@ def backend_of(db: str) -> str:
     return resolve_url(db).get_backend_name()
 
 
-def state(db: str) -> tuple[object, ...]:
+def state(
+    db: str,
+) -> tuple[tuple[tuple[str, int], ...], tuple[str, ...], tuple[str, ...]]:
     """What a write would change: every table's row count and the schema's objects; on
     SQLite also the bytes of the database file and of its write-ahead log."""
     engine = reader_engine(db)
@@ -518,8 +520,9 @@ def test_database_guards_refuse_writes_the_lexer_let_through(db_with_reading: st
             ("DELETE FROM reading", "read-only transaction"),
         ]:
             with open_session(resolve_url(db_with_reading), deadline=None) as session:
+                assert isinstance(session, PostgresSession)
                 with pytest.raises(Exception, match=says):
-                    session.execute_unchecked(sql)
+                    execute_unchecked(session, sql)
     assert state(db_with_reading)[:2] == before[:2]  # closing a writer may checkpoint the WAL
 
 
@@ -599,7 +602,7 @@ def large_objects(db: str) -> int:
     try:
         with engine.connect() as conn:
             return int(
-                conn.exec_driver_sql("SELECT COUNT(*) FROM pg_largeobject_metadata").scalar()
+                conn.exec_driver_sql("SELECT COUNT(*) FROM pg_largeobject_metadata").scalar_one()
             )
     finally:
         engine.dispose()

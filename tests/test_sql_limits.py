@@ -92,7 +92,7 @@ def finish(proc: subprocess.Popen[bytes]) -> Finished:
             break  # end of file: the process has closed its output
         elif time.monotonic() > deadline:
             proc.kill()
-            pytest.fail(f"still running after {HANG_GUARD} s: {proc.args}")
+            pytest.fail(f"still running after {HANG_GUARD} s: {proc.args!r}")
         else:
             time.sleep(0.01)
     err = proc.stderr.read().decode()
@@ -100,7 +100,7 @@ def finish(proc: subprocess.Popen[bytes]) -> Finished:
         peak = max(peak, peak_rss(proc.pid) or 0)
         if time.monotonic() > deadline:
             proc.kill()
-            pytest.fail(f"still running after {HANG_GUARD} s: {proc.args}")
+            pytest.fail(f"still running after {HANG_GUARD} s: {proc.args!r}")
         time.sleep(0.01)
     last = tail.rstrip(b"\n").rsplit(b"\n", 1)[-1].decode()
     return Finished(int(proc.returncode), err, peak, lines, last)

@@ -1,7 +1,7 @@
-"""The symbol tables' data (issue 4) and the name files (simplified, variants, labels).
+"""The symbol tables' data and the name files (simplified, variants, labels).
 
-No database: the TSVs are read through the seed script and checked against the spec and
-the book's passage numbering.
+No database: the TSVs are read through the seed script and checked against the rules
+(docs/rules.md chapters 5-10) and the book's passage numbering.
 """
 
 from __future__ import annotations
@@ -14,19 +14,17 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from helpers import seed_script
 from sqlalchemy import Table
 
 from yimao_db.facts import facts, read_tsv
 from yimao_db.paths import seed_dir
 from yimao_db.schema import metadata
-from yimao_db.seeding import seed_scripts
 
 Tables = dict[str, list[dict[str, Any]]]
 
 CJK_RUN = re.compile(r"[\u3400-\u9fff\U00020000-\U0002ffff]{14,}")
-SYMBOL_TSVS: tuple[str, ...] = next(
-    m for m in seed_scripts() if m.__name__ == "yimao_seed_s30_symbols"
-).TABLES
+SYMBOL_TSVS: tuple[str, ...] = seed_script("s30_symbols").TABLES
 NAME_TSVS = ("simplified", "variants", "labels")
 SPIRITS = ("青龍", "朱雀", "勾陳", "騰蛇", "白虎", "玄武")
 GENERALS = (
@@ -54,21 +52,16 @@ SPIRIT_ELEMENTS = {
 }
 
 
-def _load(stem: str) -> ModuleType:
-    """A seed script, as the loader runs it."""
-    return next(m for m in seed_scripts() if m.__name__ == f"yimao_seed_{stem}")
-
-
 @cache
 def _script() -> ModuleType:
-    return _load("s30_symbols")
+    return seed_script("s30_symbols")
 
 
 def _tables() -> Tables:
     """The symbol rows plus the vocabulary rows their checks look at."""
-    core = _load("s10_core")
+    core = seed_script("s10_core")
     tables: Tables = {}
-    tables.update(_load("s00_sources").rows(tables))
+    tables.update(seed_script("s00_sources").rows(tables))
     tables.update(core.vocabulary_rows())
     tables.update(core.trigram_rows())
     tables["spirit"] = [{"name": s, "element": e} for s, e in SPIRIT_ELEMENTS.items()]

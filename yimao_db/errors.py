@@ -22,6 +22,6 @@ class DatabaseError(YimaoError):
 
 
 class SeedCheckFailed(YimaoError):
-    """A self-check from the spec failed while seeding; the build was rolled back."""
+    """A seed script's self-check failed while seeding; the build was rolled back."""
 
     exit_code = 1

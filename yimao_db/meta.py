@@ -1,6 +1,6 @@
 """The database documents itself: the rows of ``meta_table``, ``meta_column`` and
-``passage_citation``, collected from the schema and the views' contracts, and what a live
-database's documentation lacks.
+``passage_citation``, collected from the schema and the views' contracts, and the checks of
+those rows.
 
 Tables are described by the schema: each table's comment is its description, each column's
 ``comment`` its description, and the domain is read from the CHECK constraints (``one_of``,
@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import CheckConstraint, Column, Connection, Integer, MetaData, String, Table, text
-from sqlalchemy import inspect as sa_inspect
 
 from yimao_db.facts import read_tsv
 from yimao_db.schema import metadata as schema_metadata
@@ -30,8 +29,6 @@ from yimao_db.schema.meta import SECTIONS
 from yimao_db.views import views
 
 Row = dict[str, Any]
-
-CITATION_VIEW = "v_passage_citation"
 
 
 @dataclass(frozen=True)
@@ -233,76 +230,6 @@ def read_meta(conn: Connection) -> tuple[list[Row], list[Row]]:
         ).mappings()
     ]
     return tables, columns
-
-
-def live_columns(conn: Connection) -> dict[str, tuple[str, list[str]]]:
-    """Every table and view of the live database: name -> (kind, column names in order)."""
-    inspector = sa_inspect(conn)
-    found: dict[str, tuple[str, list[str]]] = {}
-    for kind, names in (
-        ("table", inspector.get_table_names()),
-        ("view", inspector.get_view_names()),
-    ):
-        for name in names:
-            found[name] = (kind, [c["name"] for c in inspector.get_columns(name)])
-    return found
-
-
-def undocumented(conn: Connection) -> list[str]:
-    """Every table, view or column of the live database the meta tables do not describe
-    (or describe wrongly); empty when the documentation is complete."""
-    tables, columns = read_meta(conn)
-    found = problems(tables, columns)
-    documented = {t["name"]: t for t in tables}
-    cols: dict[str, dict[str, Row]] = {}
-    for c in columns:
-        cols.setdefault(c["table_name"], {})[c["column_name"]] = c
-    live = live_columns(conn)
-    for name, (kind, names) in sorted(live.items()):
-        doc = documented.get(name)
-        if doc is None:
-            found.append(f"{kind} {name}: not in meta_table")
-            continue
-        if doc["kind"] != kind:
-            found.append(f"{name}: documented as a {doc['kind']}, is a {kind}")
-        have = cols.get(name, {})
-        for ordinal, column in enumerate(names, start=1):
-            entry = have.get(column)
-            if entry is None or not entry["description"]:
-                found.append(f"{name}.{column}: no description in meta_column")
-            elif entry["ordinal"] != ordinal:
-                found.append(
-                    f"{name}.{column}: documented as column {entry['ordinal']}, is {ordinal}"
-                )
-        found += [
-            f"{name}.{c}: documented but not in the database"
-            for c in sorted(set(have) - set(names))
-        ]
-    found += [
-        f"{n}: documented but not in the database" for n in sorted(set(documented) - set(live))
-    ]
-    return found
-
-
-def citation_gaps(conn: Connection) -> list[str]:
-    """Tables of the live database with a passage column whose citing rows
-    ``v_passage_citation`` does not list one for one; empty when it lists them all."""
-    inspector = sa_inspect(conn)
-    quote = conn.dialect.identifier_preparer.quote
-    found = []
-    for name in sorted(inspector.get_table_names()):
-        columns = {c["name"] for c in inspector.get_columns(name)}
-        if "passage" not in columns or name == "passage_citation":
-            continue
-        cited = conn.execute(
-            text(f"SELECT COUNT(*) FROM {quote(name)} WHERE passage IS NOT NULL")
-        ).scalar_one()
-        listed = conn.execute(
-            text(f"SELECT COUNT(*) FROM {CITATION_VIEW} WHERE table_name = :name"), {"name": name}
-        ).scalar_one()
-        if cited != listed:
-            found.append(f"{name}: {cited} rows cite a passage, {CITATION_VIEW} lists {listed}")
-    return found
 
 
 # --- generated documents ------------------------------------------------------------------

@@ -23,8 +23,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
-from alembic.operations import Operations
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy.engine import Connection
+
+
+class Operations(Protocol):
+    """What these helpers use of alembic's ``op``.
+
+    A revision passes the module ``alembic.op`` (a proxy whose functions alembic types in
+    ``op.pyi``), or an ``alembic.operations.Operations`` object; both fit.
+    """
+
+    def execute(self, sqltext: str) -> None: ...
+
+    def get_bind(self) -> Connection: ...
+
+    def get_context(self) -> MigrationContext: ...
 
 
 @dataclass(frozen=True)

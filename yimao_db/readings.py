@@ -356,12 +356,8 @@ def prepare(
 # The columns :func:`reading_rows` fills, in its order; ``id`` and ``created_at`` are added
 # when the rows are inserted. The last four are the keys derived from the lines
 # (:func:`yimao_db.rules.chart.reading_keys`).
-READING_COLUMNS = (
-    "question",
-    "method",
-    "cast_input",
-    "cast_at",
-    "tz",
+# The moment's pillars as stored, in the order of the reading table.
+PILLAR_COLUMNS = (
     "year_gz",
     "month_gz",
     "month_branch",
@@ -369,6 +365,14 @@ READING_COLUMNS = (
     "hour_gz",
     "solar_term",
     "half_year",
+)
+READING_COLUMNS = (
+    "question",
+    "method",
+    "cast_input",
+    "cast_at",
+    "tz",
+    *PILLAR_COLUMNS,
     "early_rat",
     "najia_variant",
     "matter",

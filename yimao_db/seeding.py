@@ -2,7 +2,7 @@
 
 Seed scripts are ``seed/sNN_*.py`` modules, run in name order. Each defines
 ``rows(done) -> {table: [row, ...]}`` (``done`` holds the rows of the scripts before it) and
-may define ``checks(tables) -> [message, ...]`` returning the spec's self-checks that fail.
+may define ``checks(tables) -> [message, ...]`` returning the messages of its failing self-checks.
 The loader refuses to write anything if a check fails. Syncing compares each table with
 the computed rows by primary key and inserts, updates or deletes only what differs, so a
 second build changes nothing and readings that reference the tables are never disturbed.
@@ -32,10 +32,10 @@ def seed_scripts() -> tuple[ModuleType, ...]:
     """The seed scripts in run order."""
     modules = []
     for path in sorted(seed_dir().glob("s[0-9][0-9]_*.py")):
-        spec = importlib.util.spec_from_file_location(f"yimao_seed_{path.stem}", path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        module_spec = importlib.util.spec_from_file_location(f"yimao_seed_{path.stem}", path)
+        assert module_spec is not None and module_spec.loader is not None
+        module = importlib.util.module_from_spec(module_spec)
+        module_spec.loader.exec_module(module)
         modules.append(module)
     return tuple(modules)
 

@@ -17,6 +17,7 @@ Revises: 0004
 """
 
 from collections.abc import Sequence
+from typing import Any
 
 import sqlalchemy as sa
 from alembic import op
@@ -162,7 +163,7 @@ REPLACES = {
 }
 
 KEY_COLUMNS = ("primary_kw", "changed_kw", "moving_mask", "najia_half")
-_KEY_TYPES = {
+_KEY_TYPES: dict[str, sa.types.TypeEngine[Any]] = {
     "primary_kw": sa.Integer(),
     "changed_kw": sa.Integer(),
     "moving_mask": sa.Integer(),

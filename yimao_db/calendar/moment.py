@@ -1,4 +1,4 @@
-"""A moment of casting and its pillars (spec §12, §1 旬空, §4.3 half-year, §7 五子遁).
+"""A moment of casting and its pillars (docs/rules.md chapters 12, 1 旬空, 4 half-year, 7 五子遁).
 
 A moment comes either from a civil date-time (:func:`moment_at`, or :func:`moment_of` on a
 time already read by :func:`yimao_db.calendar.civiltime.parse_at`) or from pillars given directly
@@ -67,7 +67,7 @@ LICHUN = 3  # tyme4py's index of 立春 among a year's terms (冬至 = 0)
 SUMMER_SOLSTICE = 12  # terms 0..11 run from 冬至 to just before 夏至
 FIRST_MONTH_BRANCH = 2  # 寅: the month 立春 opens
 BEIJING_SECONDS = 8 * 3600
-DAY_ANCHOR = (date(2000, 1, 1), "戊午")  # spec §12; 1949-10-01 甲子 is tested
+DAY_ANCHOR = (date(2000, 1, 1), "戊午")  # docs/rules.md chapter 12; 1949-10-01 甲子 is tested
 JIAZI_YEAR = 1984  # a 甲子 year
 
 _VARIANTS = str.maketrans({"醜": "丑"})

@@ -1,4 +1,6 @@
-"""The instants of the 24 solar terms, as tyme4py computes them, cached per year (spec §12).
+"""The instants of the 24 solar terms, as tyme4py computes them, cached per year.
+
+The calendar these serve is described in docs/rules.md, chapter 12.
 
 tyme4py gives each term's exact instant to the second, on the UTC+08:00 clock
 (``SolarTerm.get_julian_day().get_solar_time()``). Asking it costs about a tenth of a

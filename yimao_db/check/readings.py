@@ -58,6 +58,7 @@ from yimao_db.calendar import moment
 from yimao_db.check.problems import Capped, CheckReport, Progress, format_key
 from yimao_db.check.signs import sign_problems
 from yimao_db.errors import UsageError
+from yimao_db.readings import PILLAR_COLUMNS
 from yimao_db.rules import chart as chart_rules
 from yimao_db.rules.chart import reading_keys
 from yimao_db.rules.ganzhi import ganzhi
@@ -65,16 +66,7 @@ from yimao_db.schema.readings import KEY_COLUMNS
 from yimao_db.vocab import NAJIA_VARIANTS
 
 # the stored moment, compared with the calendar column by column
-MOMENT_COLUMNS = (
-    "cast_at",
-    "year_gz",
-    "month_gz",
-    "month_branch",
-    "day_gz",
-    "hour_gz",
-    "solar_term",
-    "half_year",
-)
+MOMENT_COLUMNS = ("cast_at", *PILLAR_COLUMNS)
 # The reading columns compared value by value here (a value read from bytes that are not
 # UTF-8 cannot equal what it is compared with), which check_cells need not decode again.
 COMPARED = frozenset(

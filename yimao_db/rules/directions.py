@@ -29,8 +29,3 @@ def directions_24() -> tuple[Mountain, ...]:
         for name in row["mountains"]:
             out.append(Mountain(len(out) + 1, name, row["direction"]))
     return tuple(out)
-
-
-def direction_of(name: str) -> str:
-    """The direction of one of the 24 (子 → 北, 艮 → 東北)."""
-    return next(m.direction for m in directions_24() if m.name == name)

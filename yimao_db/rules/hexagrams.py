@@ -126,8 +126,3 @@ def hexagrams() -> dict[str, Hexagram]:
             hidden=tuple(hidden_spirits(own, lines(pure, element))),
         )
     return out
-
-
-def by_king_wen(king_wen: int) -> Hexagram:
-    """The hexagram of King Wen number ``king_wen``."""
-    return next(h for h in hexagrams().values() if h.king_wen == king_wen)

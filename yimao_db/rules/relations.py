@@ -24,7 +24,6 @@ RETREAT = "退神"
 SYMMETRIC = (SIX_HARMONY, SIX_CLASH, SIX_HARM)
 BRANCH_RELATIONS = (SIX_HARMONY, SIX_CLASH, SIX_HARM, PUNISHMENT, ADVANCE, RETREAT)
 TRIAD_ROLES = ("長生", "帝旺", "墓")  # the three stages a 三合 joins
-SELF_PUNISHMENT = "自刑"
 
 
 def _index(branch: str) -> int:
@@ -65,11 +64,6 @@ def clash(branch: str) -> str:
 def harmony(branch: str) -> str:
     """The branch that combines with ``branch`` in a 六合."""
     return facts().branches[(1 - _index(branch)) % 12]
-
-
-def harm(branch: str) -> str:
-    """The branch that harms ``branch`` (六害)."""
-    return facts().branches[(7 - _index(branch)) % 12]
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 Typed in: the six spirits with their element, direction, the day stems they govern and
 their place in the 子 month (``seed/data/spirits.tsv``, §7.3–7.6, §7.10), the twelve
 generals (``generals.tsv``, §7.2) and the 陽貴/陰貴 branches of each day stem
-(``noble.tsv``, the spec's Decision). Everything else is counted from those.
+(``noble.tsv``, a decision: docs/rules.md chapter 7). Everything else is counted from those.
 """
 
 from __future__ import annotations
@@ -102,7 +102,9 @@ def hour_spirits(day_stem: str, hour_branch: str) -> list[str]:
 
 
 def month_stem(year_stem: str, month_branch: str) -> str:
-    """五虎遁 (spec §12): 甲己 years → 丙寅, 乙庚 → 戊寅, 丙辛 → 庚寅, 丁壬 → 壬寅, 戊癸 → 甲寅.
+    """五虎遁 (standard, docs/rules.md chapter 12).
+
+    甲己 years → 丙寅, 乙庚 → 戊寅, 丙辛 → 庚寅, 丁壬 → 壬寅, 戊癸 → 甲寅.
 
     Months run on through the sixty, twelve a year from 寅 (子 and 丑 close the year).
     """
@@ -133,7 +135,7 @@ def general_names() -> tuple[str, ...]:
 
 
 def noble_half(hour_branch: str) -> str:
-    """**Decision** (spec §7): hours 卯辰巳午未申 use the 陽貴, 酉戌亥子丑寅 the 陰貴."""
+    """Hours 卯辰巳午未申 use the 陽貴, 酉戌亥子丑寅 the 陰貴 (a decision, docs/rules.md ch. 7)."""
     index = facts().branches.index(hour_branch)
     return YANG_NOBLE if 3 <= index <= 8 else YIN_NOBLE
 

@@ -1,8 +1,9 @@
 """The twelve stages 長生十二宮 and seasonal strength 旺相休囚死 (§1.7, standard).
 
-§1.7 names the places of growth and death (四生四死) and 旺/相; the tables are standard
-六爻 practice (spec §1). Both are derived here from the branches and the element cycles;
-only the stage and strength names are typed in (``seed/data/stages.tsv``, ``strengths.tsv``).
+§1.7 names the places of growth and death (四生四死) and 旺/相; the tables are standard 六爻
+practice (docs/rules.md chapter 1). Both are derived here from the branches and the element
+cycles; only the stage and strength names are typed in (``seed/data/stages.tsv``,
+``strengths.tsv``).
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def strength(month_branch: str, element: str) -> str:
     """旺相休囚死 of ``element`` in the month of ``month_branch``.
 
     The month's element is 旺; what it generates 相; what generates it 休; what controls
-    it 囚; what it controls 死 (spec §1) — :func:`relation` from the season's side.
+    it 囚; what it controls 死 (standard practice) — :func:`relation` from the season's side.
     """
     season = facts().branch_element[month_branch]
     wanted = relation(season, element)

@@ -44,7 +44,7 @@ PALACE_FIRST_MANSION = {
 
 
 def line_order(world: int, response: int) -> list[int]:
-    """The order in which 黃金策 mansions run over the six lines (the spec's Decision).
+    """The order in which 黃金策 mansions run over the six lines (a decision, docs/rules.md).
 
     World, response, then alternate between the two trigrams starting with the world's
     own, inner lines bottom-up and outer lines top-down.

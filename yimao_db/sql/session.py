@@ -162,11 +162,6 @@ class PostgresSession:
             self.connection.close()
             raise
 
-    def execute_unchecked(self, sql: str) -> list[tuple[Any, ...]]:
-        """Run ``sql`` (one statement: the extended protocol) in the session's transaction
-        without the function checks, for tests of the layers below them."""
-        return self._cursor.execute(sql, prepare=True).fetchall()
-
     def _view_calls(self, names: set[str]) -> set[str]:
         """The names called in the definitions of the views ``names`` may be, and of the
         views those read, and so on."""

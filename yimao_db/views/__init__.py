@@ -48,10 +48,6 @@ class View:
     def column_names(self) -> tuple[str, ...]:
         return tuple(c.name for c in self.columns)
 
-    @property
-    def create_sql(self) -> str:
-        return f"CREATE VIEW {self.name} AS {self.sql}"
-
 
 def col(name: str, description: str, domain: str | None = None) -> Col:
     return Col(name, description, domain)
