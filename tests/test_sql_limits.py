@@ -325,3 +325,28 @@ def test_a_killed_command_leaves_no_query_on_the_server(built_db: str) -> None:
         proc.kill()
         proc.wait()
     assert server_forgets(built_db, name)
+
+
+def test_a_runner_that_ends_at_its_deadline_is_a_timeout() -> None:
+    """The runner may see the deadline pass, and end without queueing its error, between two
+    looks of the reader at the clock: the reader still reports the timeout."""
+    import queue
+
+    from yimao_db.sql import stream
+
+    class Ended:
+        """A runner that has ended, its queue empty, its deadline a moment away."""
+
+        def __init__(self) -> None:
+            self.deadline = time.monotonic() + stream._POLL / 2
+            self.items: queue.Queue[tuple[str, object]] = queue.Queue()
+
+        def is_alive(self) -> bool:
+            return False
+
+        def interrupt(self, *, hard: bool = False) -> None:
+            pass
+
+    reader = stream._Reader(Ended(), 0.5)  # type: ignore[arg-type]
+    with pytest.raises(stream.QueryTimedOut):
+        reader.next()

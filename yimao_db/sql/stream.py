@@ -270,6 +270,10 @@ class _Reader:
                 if not self.runner.is_alive() and self.runner.items.empty():
                     if self.stopped is not None:
                         raise self.stopped from None
+                    deadline = self.runner.deadline
+                    if deadline is not None and time.monotonic() >= deadline:
+                        # the runner saw the deadline pass (its error is not queued after it)
+                        raise QueryTimedOut(self.timeout or 0) from None
                     raise DatabaseError("yimao sql: the query ended without an answer") from None
                 continue
             if kind == "error":
