@@ -699,7 +699,7 @@ def test_progress_on_a_terminal(
     assert main(["check", "--db", str(damaged)]) == 0
     shown = terminal.getvalue()
     assert "\rchecking readings (moments): 100% (6 of 6)" in shown
-    assert shown.endswith("\r") and shown.count("\n") == 0
+    assert shown.endswith("\r\x1b[K") and shown.count("\n") == 0
     assert capsys.readouterr().out.startswith(f"ok: {damaged}: integrity_check, ")
 
 

@@ -6,6 +6,7 @@ import csv
 import hashlib
 import io
 import json
+import sys
 from decimal import Decimal
 from pathlib import Path
 
@@ -262,3 +263,29 @@ def test_csv_text_is_plain_utf8(built_db: str, tmp_path: Path) -> None:
     assert not raw.startswith(b"\xef\xbb\xbf") and b"\r\n" not in raw
     header = next(csv.reader(io.StringIO(raw.decode("utf-8"))))
     assert header[0] == "name"
+
+
+def test_export_shows_progress_on_a_terminal_only(
+    tmp_path: Path,
+    built_db: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """On a terminal, ``yimao export`` says which table it reads, on one line of stderr that
+    it clears at the end; elsewhere stderr stays empty. stdout is the one summary line."""
+    import io
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    assert main(["export", str(tmp_path / "plain"), "--db", built_db]) == 0
+    plain = capsys.readouterr()
+    assert plain.err == "" and plain.out.count("\n") == 1
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(["export", str(tmp_path / "shown"), "--db", built_db]) == 0
+    shown = terminal.getvalue()
+    assert shown.startswith("\rexporting ") and "% (" in shown
+    assert shown.endswith("\r\x1b[K") and "\n" not in shown
+    assert capsys.readouterr().out.count("\n") == 1

@@ -643,7 +643,7 @@ def test_progress_only_on_a_terminal(tmp_path: Path, fresh_db: str) -> None:
     assert proc.returncode == 0
     assert out.startswith("imported 2500 readings (ids 1–2500) in ")
     screen = shown.decode("utf-8")
-    assert "\rpreparing 2000 readings…" in screen, screen
+    assert "\rpreparing 2,000 readings…" in screen, screen
     assert screen.endswith("\r\x1b[K"), screen  # the progress line is cleared at the end
 
 

@@ -21,7 +21,7 @@ import io
 import json
 import math
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time
 from decimal import Decimal
@@ -273,8 +273,15 @@ def schema_readme(conn: Connection, exported: Sequence[Exported], fmt: str) -> s
     return "\n".join(lines) + "\n"
 
 
-def export(directory: str | Path, fmt: str = "csv", db: str | URL | None = None) -> list[Exported]:
-    """Write the export into ``directory`` (created if missing); returns what was written."""
+def export(
+    directory: str | Path,
+    fmt: str = "csv",
+    db: str | URL | None = None,
+    *,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> list[Exported]:
+    """Write the export into ``directory`` (created if missing); returns what was written.
+    ``progress(name, done, total)`` is called before each table or view is read."""
     if fmt not in FORMATS:
         raise UsageError(f"unknown export format {fmt!r}: expected one of {', '.join(FORMATS)}")
     if fmt == "parquet" and not parquet_available():
@@ -295,7 +302,9 @@ def export(directory: str | Path, fmt: str = "csv", db: str | URL | None = None)
             # part-way (damaged) leaves no half export behind
             contents: list[tuple[Path, bytes]] = []
             written = []
-            for source in found:
+            for number, source in enumerate(found):
+                if progress is not None:
+                    progress(source.name, number, len(found))
                 columns, rows = _rows(conn, source)
                 content, count = WRITERS[fmt](columns, rows)
                 name = f"{source.name}.{EXTENSIONS[fmt]}"

@@ -8,46 +8,13 @@ check is long: once it has run for :data:`QUIET_SECONDS`, or as soon as it meets
 from __future__ import annotations
 
 import argparse
-import sys
-import time
-from typing import TextIO
 
 from yimao_db import db as dbmod
 from yimao_db.commands import SubParsers, db_option, out
+from yimao_db.present.progress import on_terminal
 
 MANY_READINGS = 10_000
 QUIET_SECONDS = 1.0
-EVERY_SECONDS = 0.2  # at most this often
-
-
-class TerminalProgress:
-    """``checking readings: 45% (450,000 of 1,000,000)`` on one line of ``stream``."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self.started = time.monotonic()
-        self.shown = 0.0  # when the line was last written
-        self.width = 0  # of what is on the line now
-
-    def __call__(self, stage: str, done: int, total: int) -> None:
-        now = time.monotonic()
-        if total < MANY_READINGS and now - self.started < QUIET_SECONDS:
-            return
-        if done and done < total and now - self.shown < EVERY_SECONDS:
-            return
-        if total:
-            line = f"checking {stage}: {done * 100 // total}% ({done:,} of {total:,})"
-        else:
-            line = f"checking {stage}…"
-        self.stream.write("\r" + line.ljust(self.width))
-        self.stream.flush()
-        self.shown, self.width = now, len(line)
-
-    def clear(self) -> None:
-        if self.width:
-            self.stream.write("\r" + " " * self.width + "\r")
-            self.stream.flush()
-            self.width = 0
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -55,7 +22,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     url = dbmod.resolve_url(args.db)
     where = str(dbmod.sqlite_path(url) or url.render_as_string(hide_password=True))
-    progress = TerminalProgress(sys.stderr) if sys.stderr.isatty() else None
+    progress = on_terminal(prefix="checking ", many=MANY_READINGS, quiet_seconds=QUIET_SECONDS)
     try:
         report = run(url, progress=progress)
     finally:

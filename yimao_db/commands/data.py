@@ -27,8 +27,14 @@ def cmd_sql(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from yimao_db.export import README, export
+    from yimao_db.present.progress import on_terminal
 
-    written = export(args.dir, args.format, args.db)
+    progress = on_terminal(prefix="exporting ")
+    try:
+        written = export(args.dir, args.format, args.db, progress=progress)
+    finally:
+        if progress is not None:
+            progress.clear()
     rows = sum(e.rows for e in written)
     out(f"{args.dir}: wrote {len(written)} {args.format} files ({rows} rows) and {README}\n")
     return 0

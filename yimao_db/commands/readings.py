@@ -149,35 +149,12 @@ def import_summary(ids: list[int], seconds: float) -> str:
     return f"imported {len(ids)} readings (ids {ids[0]}–{ids[-1]}{gaps}) in {seconds:.1f} s"
 
 
-class Meter:
-    """Progress on a terminal's stderr, one line rewritten at most five times a second."""
-
-    def __init__(self) -> None:
-        self.shown = False
-        self.last = 0.0
-
-    def __call__(self, stage: str, done: int, total: int) -> None:
-        now = time.monotonic()
-        if now - self.last < 0.2:
-            return
-        self.last = now
-        count = f"{done}/{total}" if total else f"{done}"
-        sys.stderr.write(f"\r{stage} {count} readings…\x1b[K")
-        sys.stderr.flush()
-        self.shown = True
-
-    def clear(self) -> None:
-        if self.shown:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
-            self.shown = False
-
-
 def cmd_import(args: argparse.Namespace) -> int:
     from yimao_db.importing import import_file
+    from yimao_db.present.progress import on_terminal
 
     began = time.perf_counter()
-    meter = Meter() if sys.stderr.isatty() else None
+    meter = on_terminal(unit=" readings")
     reported = []
 
     def done(ids: list[int]) -> None:  # called after the commit, Ctrl-C ignored meanwhile
