@@ -693,6 +693,9 @@ REVIEWED = {
         "importing/__init__.py",
         "self._statement(",
     ): "dialect.insert_sql over the models' column names",
+    ("importing/__init__.py", "COPY {self.table}"): (
+        "the importer's own table names and column lists (readings.READING_COLUMNS)"
+    ),
     ("importing/spool.py", "{NAME}"): (
         "the spool's schema name, its columns (readings.READING_COLUMNS, LINE_COLUMNS) and"
         " row counts: module constants and ints"

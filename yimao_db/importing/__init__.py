@@ -140,6 +140,9 @@ class _Table:
         return self._sql[rows]
 
     def insert(self, rows: list[tuple[Any, ...]]) -> None:
+        if dialect.backend(self.conn) == dialect.POSTGRESQL:
+            self._copy(rows)
+            return
         per, whole = self.per, len(rows) - len(rows) % self.per
         flat = chain.from_iterable
         if whole:
@@ -149,6 +152,18 @@ class _Table:
             self.conn.exec_driver_sql(
                 self._statement(len(rows) - whole), [tuple(flat(rows[whole:]))]
             )
+
+
+    def _copy(self, rows: list[tuple[Any, ...]]) -> None:
+        """PostgreSQL: the rows through ``COPY … FROM STDIN`` on the same connection and
+        transaction (several times the speed of multi-row INSERTs)."""
+        columns = ", ".join(self.columns)
+        driver = self.conn.connection.driver_connection
+        assert driver is not None
+        with driver.cursor() as cursor:
+            with cursor.copy(f"COPY {self.table} ({columns}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
 
 
 def _insert(conn: Connection, spool: Spool, progress: Progress | None) -> list[int]:
