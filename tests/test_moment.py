@@ -581,6 +581,14 @@ def test_bad_zone(zone: str) -> None:
         moment_at("2026-11-30T09:15", zone)
 
 
+@pytest.mark.parametrize("zone", [["Asia/Shanghai"], {"tz": 1}, 8, None])
+def test_a_zone_that_is_not_text(zone: object) -> None:
+    """A JSON import row may give any value as tz: refused as a zone, before any look-up."""
+    moment_at("2026-11-30T09:15", "Asia/Shanghai")  # the zone known from now on
+    with pytest.raises(UsageError, match=r"unknown time zone .*expected an IANA name"):
+        parse_at("2026-11-30T09:15", zone)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("when", ["yesterday", "2026-13-01", "2026-11-31T09:15", ""])
 def test_bad_date(when: str) -> None:
     with pytest.raises(UsageError, match="expected an ISO date-time like 2026-11-30T09:15"):

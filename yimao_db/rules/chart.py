@@ -11,6 +11,7 @@ stored readings.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from yimao_db.facts import facts
@@ -44,8 +45,16 @@ class ReadingKeys:
     najia_half: str  # the half of the najia table its chart uses (§4.3)
 
 
+# 4,096 casts × 2 najia variants × 3 half-years (None for pillars): every valid argument
+KEYS_MEMO = 4096 * 2 * 3
+
+
+@lru_cache(maxsize=KEYS_MEMO)
 def reading_keys(values: str, najia_variant: str, half_year: str | None) -> ReadingKeys:
-    """The keys of a reading cast as ``values`` (six digits 6..9, line 1 first)."""
+    """The keys of a reading cast as ``values`` (six digits 6..9, line 1 first).
+
+    Remembered per argument (a pure function of them; an import meets the same casts again
+    and again): after the first call for a cast its keys are one look-up."""
     table = hexagrams()
     mask = moving_mask(values)
     return ReadingKeys(
