@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
@@ -21,9 +21,8 @@ from yimao_db.calendar.civiltime import DEFAULT_TZ, parse_at
 from yimao_db.calendar.moment import Moment, moment_from_pillars, moment_of, parse_pillars
 from yimao_db.db import driver_error, reader_engine, writer_engine
 from yimao_db.errors import UsageError
-from yimao_db.rules.chart import reading_keys
+from yimao_db.rules.keys import reading_keys
 from yimao_db.schema.readings import KEY_COLUMNS, MAX_ID, reading, reading_line
-from yimao_db.views import views
 from yimao_db.vocab import NAJIA_VARIANTS
 
 # The chart as typed objects: one field per column of the view it is read from, in the
@@ -135,17 +134,27 @@ class Chart:
         return data
 
 
-def _chart_query(view: str, order: str = "") -> str:
-    """SELECT a view's contract columns, in the contract's order (the order of the fields of
-    the class the rows become), for one reading; ``:id`` is the reading id."""
-    columns = ", ".join(views()[view].column_names)
-    return f"SELECT {columns} FROM {view} WHERE reading_id = :id{order}"
+def _columns(cls: type[Any], *, without: tuple[str, ...] = ()) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls) if f.name not in without)
+
+
+# The columns read, in the order of the classes' fields, which is the order of the views'
+# contracts (tests/test_docs.py holds the two equal): no view declaration is loaded to read
+# a chart.
+HEAD_COLUMNS = _columns(Chart, without=("lines", "hidden"))
+LINE_COLUMNS_READ = ("reading_id", *_columns(ChartLine))
+HIDDEN_COLUMNS_READ = ("reading_id", *_columns(HiddenLine))
+
+
+def _chart_query(view: str, columns: tuple[str, ...], order: str = "") -> str:
+    """SELECT ``columns`` of a view for one reading; ``:id`` is the reading id."""
+    return f"SELECT {', '.join(columns)} FROM {view} WHERE reading_id = :id{order}"
 
 
 CHART_QUERIES = (
-    _chart_query("v_reading"),
-    _chart_query("v_reading_line", " ORDER BY position"),
-    _chart_query("v_reading_hidden", " ORDER BY position"),
+    _chart_query("v_reading", HEAD_COLUMNS),
+    _chart_query("v_reading_line", LINE_COLUMNS_READ, " ORDER BY position"),
+    _chart_query("v_reading_hidden", HIDDEN_COLUMNS_READ, " ORDER BY position"),
 )
 
 
@@ -163,9 +172,8 @@ def read_chart(conn: Connection, reading_id: int) -> Chart:
         raise driver_error(conn, exc) from exc
     if head is None:
         raise UsageError(f"no reading with id {reading_id}")
-    columns = views()["v_reading"].column_names
     return Chart(
-        **dict(zip(columns, head, strict=True)),
+        **dict(zip(HEAD_COLUMNS, head, strict=True)),
         lines=tuple(ChartLine(*row[1:]) for row in lines),
         hidden=tuple(HiddenLine(*row[1:]) for row in hidden),
     )
@@ -285,7 +293,7 @@ def prepare(
 
 # The columns :func:`reading_rows` fills, in its order; ``id`` and ``created_at`` are added
 # when the rows are inserted. The last four are the keys derived from the lines
-# (:func:`yimao_db.rules.chart.reading_keys`).
+# (:func:`yimao_db.rules.keys.reading_keys`).
 READING_COLUMNS = (
     "question",
     "method",

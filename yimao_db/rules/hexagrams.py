@@ -90,10 +90,16 @@ class Hexagram:
 
 
 @cache
+def names_by_bits() -> dict[str, tuple[int, str, str]]:
+    """(King Wen number, name, short name) of every hexagram by its bits (§3)."""
+    return {bits_from_name(name): (kw, name, short) for kw, name, short in facts().hexagram_names}
+
+
+@cache
 def hexagrams() -> dict[str, Hexagram]:
     """Every hexagram by its bits, derived from the palace walk (§3.3, §8, §9, §11)."""
     f = facts()
-    names = {bits_from_name(name): (kw, name, short) for kw, name, short in f.hexagram_names}
+    names = names_by_bits()
     out = {}
     for member in palace_walk():
         kw, name, short = names[member.bits]
