@@ -38,7 +38,7 @@ from yimao_db import seeding
 from yimao_db.build import KILL_ENV, KILL_POINTS, build, current_revision, head_revision, upgrade
 from yimao_db.cli import main
 from yimao_db.db import ENV_VAR, writer_engine
-from yimao_db.schema.readings import KEY_COLUMNS
+from yimao_db.rules.keys import KEY_COLUMNS
 
 Tables = dict[str, list[dict[str, Any]]]
 READINGS_REVISION = "0003"

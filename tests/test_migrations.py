@@ -33,8 +33,8 @@ from yimao_db.db import writer_engine
 from yimao_db.dialect import sqlite_schema_key
 from yimao_db.errors import DatabaseError
 from yimao_db.readings import Chart, chart
+from yimao_db.rules.keys import KEY_COLUMNS
 from yimao_db.schema import metadata
-from yimao_db.schema.readings import KEY_COLUMNS
 
 READINGS_REVISION = "0003"  # the revision that creates reading and reading_line
 

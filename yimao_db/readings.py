@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, Engine, insert, text
+from sqlalchemy import Connection, Engine, text
 from sqlalchemy.engine import URL
 
 from yimao_db import casting, dialect
@@ -21,8 +21,7 @@ from yimao_db.calendar.civiltime import DEFAULT_TZ, parse_at
 from yimao_db.calendar.moment import Moment, moment_from_pillars, moment_of, parse_pillars
 from yimao_db.db import driver_error, reader_engine, writer_engine
 from yimao_db.errors import UsageError
-from yimao_db.rules.keys import reading_keys
-from yimao_db.schema.readings import KEY_COLUMNS, MAX_ID, reading, reading_line
+from yimao_db.rules.keys import KEY_COLUMNS, reading_keys
 from yimao_db.vocab import NAJIA_VARIANTS
 
 # The chart as typed objects: one field per column of the view it is read from, in the
@@ -355,15 +354,26 @@ def stored_at() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
+def _insert_sql(table: str, columns: tuple[str, ...], returning: str = "") -> str:
+    """``INSERT INTO table (columns) VALUES (:column, …)``: a statement as text (compiled in
+    no time, unlike a Core insert, for a process that casts one reading)."""
+    values = ", ".join(f":{c}" for c in columns)
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({values}){returning}"
+
+
+INSERT_READING = _insert_sql("reading", ("created_at", *READING_COLUMNS), " RETURNING id")
+INSERT_LINE = _insert_sql("reading_line", ("reading_id", *LINE_COLUMNS))
+
+
 def store(conn: Connection, request: CastRequest) -> int:
     """Insert one prepared reading and its six lines; returns the new id."""
     row, lines = reading_rows(request)
     values = dict(zip(READING_COLUMNS, row, strict=True))
     reading_id = conn.execute(
-        insert(reading).values(created_at=stored_at(), **values).returning(reading.c.id)
+        text(INSERT_READING), {"created_at": stored_at(), **values}
     ).scalar_one()
     conn.execute(
-        insert(reading_line),
+        text(INSERT_LINE),
         [
             {"reading_id": reading_id, **dict(zip(LINE_COLUMNS, line, strict=True))}
             for line in lines
@@ -444,8 +454,8 @@ def chart(reading_id: int, db: str | URL | Engine | Connection | None = None) ->
 
 def recent(limit: int = 20, db: str | URL | Engine | None = None) -> tuple[list[str], list[Any]]:
     """Stored readings, newest first."""
-    if not 1 <= limit <= MAX_ID:
-        raise UsageError(f"--limit must be a whole number from 1 to {MAX_ID}, got {limit}")
+    if not 1 <= limit <= dialect.MAX_ID:
+        raise UsageError(f"--limit must be a whole number from 1 to {dialect.MAX_ID}, got {limit}")
     with _connect(db, write=False) as conn:
         result = conn.execute(
             text(

@@ -59,8 +59,7 @@ from yimao_db.check.problems import Capped, CheckReport, Progress, format_key
 from yimao_db.errors import UsageError
 from yimao_db.rules import chart as chart_rules
 from yimao_db.rules.ganzhi import ganzhi
-from yimao_db.rules.keys import reading_keys
-from yimao_db.schema.readings import KEY_COLUMNS
+from yimao_db.rules.keys import KEY_COLUMNS, reading_keys
 from yimao_db.vocab import NAJIA_VARIANTS
 
 # the stored moment, compared with the calendar column by column

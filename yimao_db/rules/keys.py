@@ -7,14 +7,14 @@ imports only the rules the keys need.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 
 from yimao_db.rules.hexagrams import changed_bits, names_by_bits, primary_bits
 from yimao_db.rules.lines import moving_mask
 from yimao_db.rules.najia import table_half
 
-__all__ = ["KEYS_MEMO", "ReadingKeys", "reading_keys"]
+__all__ = ["KEYS_MEMO", "KEY_COLUMNS", "ReadingKeys", "reading_keys"]
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,9 @@ class ReadingKeys:
     moving_mask: int  # bit p-1 set when line p moves
     najia_half: str  # the half of the najia table its chart uses (§4.3)
 
+
+# The columns of reading that hold the keys (the rest are its inputs), in this order.
+KEY_COLUMNS = tuple(f.name for f in fields(ReadingKeys))
 
 # 4,096 casts × 2 najia variants × 3 half-years (None for pillars): every valid argument
 KEYS_MEMO = 4096 * 2 * 3
