@@ -20,15 +20,13 @@ from yimao_db.rules.dusk import dusk_mansion
 from yimao_db.rules.elements import relative
 from yimao_db.rules.ganzhi import ordinal_of, void_branches
 from yimao_db.rules.hexagrams import (
-    changed_bits,
     gua_shen_positions,
     hexagrams,
     is_liuchong,
     is_liuhe,
     nuclear_bits,
-    primary_bits,
 )
-from yimao_db.rules.keys import reading_keys
+from yimao_db.rules.keys import changed_bits, primary_bits, reading_keys
 from yimao_db.rules.lines import is_moving, mask_lines
 from yimao_db.rules.najia import line_stem_branch
 from yimao_db.vocab import SEASONAL
