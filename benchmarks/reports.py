@@ -40,7 +40,7 @@ from yimao_db.build import build
 from yimao_db.calendar.moment import moment_at
 from yimao_db.db import reader_engine, writer_engine
 from yimao_db.readings import chart
-from yimao_db.rules.chart import reading_keys
+from yimao_db.rules.keys import reading_keys
 
 QUERIES_MD = Path(__file__).resolve().parent.parent / "docs" / "queries.md"
 FLOOR = "SELECT sum(value) FROM reading_line"

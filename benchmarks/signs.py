@@ -40,8 +40,8 @@ from yimao_db.build import build
 from yimao_db.check.signs import sign_problems
 from yimao_db.db import reader_engine, writer_engine
 from yimao_db.rules import spirits
-from yimao_db.rules.chart import reading_keys
 from yimao_db.rules.ganzhi import sixty
+from yimao_db.rules.keys import reading_keys
 from yimao_db.schema.readings import reading, reading_line
 
 BRANCHES = "子丑寅卯辰巳午未申酉戌亥"

@@ -21,6 +21,7 @@ from sqlalchemy import UniqueConstraint, text
 from yimao_db import check as doctor
 from yimao_db import seeding
 from yimao_db.build import build, head_revision, upgrade
+from yimao_db.calendar import solarterms, term_table
 from yimao_db.cli import main
 from yimao_db.db import writer_engine
 from yimao_db.readings import cast
@@ -185,6 +186,26 @@ def test_template_is_clean_and_check_writes_nothing(template: Path, expected: Ta
     before = template.read_bytes()
     assert doctor.check(template.as_posix(), expected) == []
     assert template.read_bytes() == before
+
+
+def test_check_recomputes_the_shipped_term_table(
+    template: Path, expected: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The term instants the calendar reads from the package are compared with tyme4py:
+    one changed instant is a problem, and so is a line of the table that cannot be read."""
+    report = doctor.run(template.as_posix(), expected)
+    assert "term table 1901-2100 equals tyme4py" in report.checked
+    lines = list(term_table.INSTANTS)
+    lines[2024 - 1901] = lines[2024 - 1901].replace("2024-02-04T16:27:07", "2024-02-04T16:27:06")
+    lines[2100 - 1901] = "damaged"
+    monkeypatch.setattr(term_table, "INSTANTS", tuple(lines))
+    monkeypatch.setattr(solarterms, "_CACHE", {})
+    assert [str(p) for p in doctor.check(template.as_posix(), expected)] == [
+        "calendar: term table: 2024 立春: cached 2024-02-04T16:27:06+08:00,"
+        " tyme4py 2024-02-04T16:27:07+08:00",
+        "calendar: term table: the shipped term table is damaged at 2100:"
+        " 'damaged' is not YYYY-MM-DDTHH:MM:SS",
+    ]
 
 
 @sqlite_only

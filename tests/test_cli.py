@@ -501,3 +501,58 @@ def test_the_entry_point_loads_little_before_main_handles_ctrl_c() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
     )
     assert proc.stdout == "[]\n"
+
+
+def test_each_command_is_found_in_its_own_module() -> None:
+    """cli.MODULE_OF names, for every command, the module that registers it."""
+    import argparse
+
+    from yimao_db import cli
+
+    found = {}
+    for name in cli.COMMAND_MODULES:
+        sub = argparse.ArgumentParser().add_subparsers()
+        importlib.import_module(f"yimao_db.commands.{name}").register(sub)
+        found.update(dict.fromkeys(sub.choices, name))
+    assert found == cli.MODULE_OF
+
+
+LEAN = """
+import sys
+from yimao_db.cli import main
+code = main(sys.argv[1:])
+loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("alembic", "tyme4py", "yimao_db"))
+print(" ".join(loaded), file=sys.stderr)
+sys.exit(code)
+"""
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["cast", "789678", "--at", "2026-11-30T09:15", "--question", "lean"],
+        ["show", "乾"],
+        ["reading", "1"],
+    ],
+)
+def test_cast_and_show_import_only_what_they_use(sqlite_built_db: str, argv: list[str]) -> None:
+    """No alembic, no tyme4py (1901-2099), no view declarations, no other command's module,
+    and no table declarations (statements as text)."""
+    if argv[0] == "reading":
+        assert main(["cast", "789678", "--db", sqlite_built_db]) == 0
+    done = subprocess.run(
+        [sys.executable, "-c", LEAN, *argv, "--db", sqlite_built_db],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    loaded = set(done.stderr.split())
+    assert not {m for m in loaded if m.split(".")[0] in ("alembic", "tyme4py")}
+    commands = {m for m in loaded if m.startswith("yimao_db.commands.")}
+    module = "core" if argv[0] == "show" else "readings"
+    assert commands == {f"yimao_db.commands.{module}"}
+    assert not {m for m in loaded if m.startswith(("yimao_db.views", "yimao_db.build"))}
+    tables = {m for m in loaded if m.startswith("yimao_db.schema.") and m != "yimao_db.schema.base"}
+    assert tables == set()
+    assert not {"yimao_db.rules.chart", "yimao_db.rules.hexagrams"} & loaded

@@ -37,7 +37,7 @@ from yimao_db import seeding
 from yimao_db.build import KILL_ENV, KILL_POINTS, build, current_revision, head_revision, upgrade
 from yimao_db.cli import main
 from yimao_db.db import ENV_VAR, writer_engine
-from yimao_db.schema.readings import KEY_COLUMNS
+from yimao_db.rules.keys import KEY_COLUMNS
 
 LATER_INPUTS = ("matter",)  # inputs of a reading added after revision 0003 (by 0006)
 

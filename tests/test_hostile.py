@@ -683,8 +683,13 @@ REVIEWED = {
     ("dialect.py", "PRAGMA foreign_keys={"): "ON or OFF, chosen by the code",
     ("migrating.py", "CREATE VIEW {view.name} AS {view.sql}"): "a view frozen in a revision",
     ("migrating.py", "DROP VIEW {view.name}"): "a view name frozen in a revision",
-    ("readings.py", "SELECT {columns} FROM {view} WHERE reading_id = :id{order}"): (
-        "a view's contract columns and name, from the package; the id is bound"
+    ("readings.py", "FROM {view} WHERE reading_id = :id{order}"): (
+        "a view's columns (the fields of the chart classes) and name, from the package; the"
+        " id is bound"
+    ),
+    ("readings.py", "INSERT INTO {table} ("): (
+        "the reading tables' names and columns (READING_COLUMNS, LINE_COLUMNS): module"
+        " constants; every value is bound (:name)"
     ),
     ("dialect.py", "INSERT INTO {table} ("): (
         "table and column names the importer passes: its own constants (readings.READING_COLUMNS)"

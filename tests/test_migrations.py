@@ -31,8 +31,8 @@ from yimao_db.cli import main
 from yimao_db.db import writer_engine
 from yimao_db.dialect import sqlite_schema_key
 from yimao_db.errors import DatabaseError
+from yimao_db.rules.keys import KEY_COLUMNS
 from yimao_db.schema import metadata
-from yimao_db.schema.readings import KEY_COLUMNS
 from yimao_db.views import contract
 
 LATER_INPUTS = ("matter",)  # inputs of a reading added after revision 0003 (by 0006)

@@ -7,8 +7,11 @@ tyme4py's own objects on a fixed sample of moments and on every 節 ± 1 minute,
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta, timezone
+from pathlib import Path
 from zoneinfo import available_timezones
 
 import pytest
@@ -16,7 +19,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from tyme4py.solar import SolarTerm, SolarTime
 
-from yimao_db.calendar import solarterms, tymeoracle
+from yimao_db.calendar import solarterms, term_table, tymeoracle
 from yimao_db.calendar.civiltime import parse_at
 from yimao_db.calendar.moment import (
     SOLAR_TERMS,
@@ -467,6 +470,68 @@ def test_verify_terms_reports_a_corrupt_cache(monkeypatch: pytest.MonkeyPatch) -
     ]
 
 
+def test_the_shipped_term_table_is_tyme4py_s() -> None:
+    """Every instant of the shipped table, 1901-2100, is the one tyme4py computes: the module
+    is exactly what the generator writes from tyme4py now, and verify_table finds nothing."""
+    shipped = Path(term_table.__file__).read_text(encoding="utf-8")
+    assert solarterms.table_text() == shipped
+    assert (term_table.FIRST_YEAR, term_table.LAST_YEAR) == (1901, 2100)
+    assert len(term_table.INSTANTS) == 200
+    assert solarterms.verify_table() == []
+    assert tuple(solarterms.SOLAR_TERMS) == tuple(SolarTerm.NAMES)  # the table's order
+    assert solarterms.TERM_NAMES[3] == "立春" and solarterms.TERM_NAMES[5] == "驚蟄"
+    assert term_table.INSTANTS[2024 - 1901].split()[3] == "2024-02-04T16:27:07"
+
+
+def test_moments_of_the_table_years_import_no_tyme4py() -> None:
+    code = (
+        "import sys\n"
+        "from yimao_db.calendar.moment import moment_at\n"
+        "for at in ('1901-01-01T00:00', '2026-11-30T09:15', '2099-12-31T23:59'):\n"
+        "    moment_at(at)\n"
+        "print(sorted(m for m in sys.modules if m.startswith('tyme4py')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    "at",
+    [
+        "1900-12-22T14:41+08:00",  # the first 冬至 of the table, read from it
+        "1900-12-22T14:42+08:00",
+        "1900-12-21T12:00+08:00",  # term year 1900: asked of tyme4py
+        "1850-06-01T12:00+08:00",
+        "2100-12-21T12:00+08:00",  # term year 2100, the table's last
+        "2100-12-24T12:00+08:00",  # term year 2101: asked of tyme4py
+        "2150-02-04T12:00+08:00",
+    ],
+)
+def test_moments_outside_the_table_are_tyme4py_s(at: str) -> None:
+    civil = parse_at(at, "Asia/Shanghai")
+    assert moment_of(civil) == tymeoracle.reference_moment(civil)
+
+
+def test_verify_table_reports_a_changed_or_damaged_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = list(term_table.INSTANTS)
+    i2024, i2025 = 2024 - 1901, 2025 - 1901
+    lines[i2024] = lines[i2024].replace("2024-02-04T16:27:07", "2024-02-04T16:28:07")
+    lines[i2025] = lines[i2025].rsplit(" ", 1)[0]  # 23 instants
+    lines[0] = lines[0].replace("1901-01-06T07:53:23", "1901-01-06 07:53:23")
+    monkeypatch.setattr(term_table, "INSTANTS", tuple(lines))
+    monkeypatch.setattr(solarterms, "_CACHE", {})
+    assert solarterms.verify_table() == [
+        "the shipped term table is damaged at 1901: '1901-01-06' is not YYYY-MM-DDTHH:MM:SS",
+        "2024 立春: cached 2024-02-04T16:28:07+08:00, tyme4py 2024-02-04T16:27:07+08:00",
+        "the shipped term table is damaged at 2025: 23 instants, not 24",
+    ]
+    assert moment_at("2024-02-04T16:27:30+08:00").solar_term == "大寒"  # what the table says
+    with pytest.raises(solarterms.TermTableError):
+        moment_at("2025-06-01T12:00+08:00")
+
+
 def test_hour_stem_comes_from_the_rule(monkeypatch: pytest.MonkeyPatch) -> None:
     """The hour stem is rules.spirits.hour_stem (五子遁), not a copy of it."""
     import yimao_db.calendar.moment as moment_module
@@ -514,6 +579,14 @@ def test_now() -> None:
 def test_bad_zone(zone: str) -> None:
     with pytest.raises(UsageError, match=r"time zone.*Asia/Shanghai"):
         moment_at("2026-11-30T09:15", zone)
+
+
+@pytest.mark.parametrize("zone", [["Asia/Shanghai"], {"tz": 1}, 8, None])
+def test_a_zone_that_is_not_text(zone: object) -> None:
+    """A JSON import row may give any value as tz: refused as a zone, before any look-up."""
+    moment_at("2026-11-30T09:15", "Asia/Shanghai")  # the zone known from now on
+    with pytest.raises(UsageError, match=r"unknown time zone .*expected an IANA name"):
+        parse_at("2026-11-30T09:15", zone)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("when", ["yesterday", "2026-13-01", "2026-11-31T09:15", ""])

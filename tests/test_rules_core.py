@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from yimao_db.facts import facts
 from yimao_db.rules import bodies, ganzhi, palaces, stars
 from yimao_db.rules.elements import controls, generates, relation, relative
-from yimao_db.rules.hexagrams import bits_from_name, nuclear_bits
+from yimao_db.rules.hexagrams import nuclear_bits
+from yimao_db.rules.keys import bits_from_name
 from yimao_db.rules.lines import hidden_spirits, lines
 from yimao_db.rules.najia import line_stem_branch, lower_upper
 from yimao_db.vocab import AFTER_SUMMER, AFTER_WINTER, SEASONAL

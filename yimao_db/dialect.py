@@ -384,6 +384,9 @@ def insert_sql(conn: Connection, table: str, columns: Sequence[str], rows: int =
     return f"INSERT INTO {table} ({', '.join(columns)}) VALUES {', '.join([row] * rows)}"
 
 
+MAX_ID = 2**63 - 1  # the largest reading id SQLite and PostgreSQL can hold (a 64-bit integer)
+
+
 def new_reading_ids(conn: Connection, count: int) -> list[int]:
     """``count`` new reading ids, ascending, for rows inserted before the next call.
 

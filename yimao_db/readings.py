@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, Engine, insert, text
+from sqlalchemy import Connection, Engine, text
 from sqlalchemy.engine import URL
 
 from yimao_db import casting, dialect, lookup
@@ -21,10 +22,7 @@ from yimao_db.calendar.civiltime import DEFAULT_TZ, parse_at
 from yimao_db.calendar.moment import Moment, moment_from_pillars, moment_of, parse_pillars
 from yimao_db.db import driver_error, reader_engine, writer_engine
 from yimao_db.errors import UsageError
-from yimao_db.rules.chart import reading_keys
-from yimao_db.rules.signs import SIGNS
-from yimao_db.schema.readings import KEY_COLUMNS, MAX_ID, reading, reading_line
-from yimao_db.views import views
+from yimao_db.rules.keys import KEY_COLUMNS, reading_keys
 from yimao_db.vocab import NAJIA_VARIANTS
 
 # The chart as typed objects: one field per column of the view it is read from, in the
@@ -176,35 +174,51 @@ class Chart:
         return data
 
 
-def _chart_query(view: str, order: str = "") -> str:
-    """SELECT a view's contract columns, in the contract's order (the order of the fields of
-    the class the rows become), for one reading; ``:id`` is the reading id."""
-    columns = ", ".join(views()[view].column_names)
-    return f"SELECT {columns} FROM {view} WHERE reading_id = :id{order}"
+PARTS = ("lines", "hidden", "signs")  # the fields of Chart read from other views
+
+
+def _columns(cls: type[Any], *, without: tuple[str, ...] = ()) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls) if f.name not in without)
+
+
+# The columns read, in the order of the classes' fields, which is the order of the views'
+# contracts (tests/test_docs.py holds the two equal): no view declaration is loaded to read
+# a chart.
+HEAD_COLUMNS = _columns(Chart, without=PARTS)
+LINE_COLUMNS_READ = ("reading_id", *_columns(ChartLine))
+HIDDEN_COLUMNS_READ = ("reading_id", *_columns(HiddenLine))
+SIGN_COLUMNS_READ = ("reading_id", *_columns(ChartSign))
+
+
+def _chart_query(view: str, columns: tuple[str, ...], order: str = "") -> str:
+    """SELECT ``columns`` of a view for one reading; ``:id`` is the reading id."""
+    return f"SELECT {', '.join(columns)} FROM {view} WHERE reading_id = :id{order}"
 
 
 CHART_QUERIES = (
-    _chart_query("v_reading"),
-    _chart_query("v_reading_line", " ORDER BY position"),
-    _chart_query("v_reading_hidden", " ORDER BY position"),
-    _chart_query("v_reading_sign"),
+    _chart_query("v_reading", HEAD_COLUMNS),
+    _chart_query("v_reading_line", LINE_COLUMNS_READ, " ORDER BY position"),
+    _chart_query("v_reading_hidden", HIDDEN_COLUMNS_READ, " ORDER BY position"),
+    _chart_query("v_reading_sign", SIGN_COLUMNS_READ),
 )
-
-
-PARTS = ("lines", "hidden", "signs")  # the fields of Chart read from other views
 
 
 def sign_order(sign: ChartSign) -> tuple[int, int, int]:
     """Weightier signs first, then by line (the whole reading before line 1), then in the
     order of the catalogue (the same on every backend, whatever its collation)."""
-    return (-sign.weight, sign.position or 0, CATALOGUE[sign.sign])
+    return (-sign.weight, sign.position or 0, _catalogue()[sign.sign])
 
 
-CATALOGUE = {s.name: i for i, s in enumerate(SIGNS)}
+@cache
+def _catalogue() -> dict[str, int]:
+    """Each sign's place in the catalogue (imported when a chart has signs to order)."""
+    from yimao_db.rules.signs import SIGNS
+
+    return {s.name: i for i, s in enumerate(SIGNS)}
 
 
 def read_chart(conn: Connection, reading_id: int) -> Chart:
-    """The chart of one reading: three queries in one snapshot, on the driver's own cursor
+    """The chart of one reading: four queries in one snapshot, on the driver's own cursor
     (a chart is read often; the columns arrive in the order of the classes' fields)."""
     head_sql, lines_sql, hidden_sql, signs_sql = (
         dialect.named_params(conn, q) for q in CHART_QUERIES
@@ -220,9 +234,8 @@ def read_chart(conn: Connection, reading_id: int) -> Chart:
         raise driver_error(conn, exc) from exc
     if head is None:
         raise UsageError(f"no reading with id {reading_id}")
-    columns = views()["v_reading"].column_names
     return Chart(
-        **dict(zip(columns, head, strict=True)),
+        **dict(zip(HEAD_COLUMNS, head, strict=True)),
         lines=tuple(ChartLine(*row[1:]) for row in lines),
         hidden=tuple(HiddenLine(*row[1:]) for row in hidden),
         signs=tuple(sorted((ChartSign(*row[1:]) for row in signs), key=sign_order)),
@@ -355,7 +368,7 @@ def prepare(
 
 # The columns :func:`reading_rows` fills, in its order; ``id`` and ``created_at`` are added
 # when the rows are inserted. The last four are the keys derived from the lines
-# (:func:`yimao_db.rules.chart.reading_keys`).
+# (:func:`yimao_db.rules.keys.reading_keys`).
 # The moment's pillars as stored, in the order of the reading table.
 PILLAR_COLUMNS = (
     "year_gz",
@@ -423,15 +436,26 @@ def stored_at() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
+def _insert_sql(table: str, columns: tuple[str, ...], returning: str = "") -> str:
+    """``INSERT INTO table (columns) VALUES (:column, …)``: a statement as text (compiled in
+    no time, unlike a Core insert, for a process that casts one reading)."""
+    values = ", ".join(f":{c}" for c in columns)
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({values}){returning}"
+
+
+INSERT_READING = _insert_sql("reading", ("created_at", *READING_COLUMNS), " RETURNING id")
+INSERT_LINE = _insert_sql("reading_line", ("reading_id", *LINE_COLUMNS))
+
+
 def store(conn: Connection, request: CastRequest) -> int:
     """Insert one prepared reading and its six lines; returns the new id."""
     row, lines = reading_rows(request)
     values = dict(zip(READING_COLUMNS, row, strict=True))
     reading_id = conn.execute(
-        insert(reading).values(created_at=stored_at(), **values).returning(reading.c.id)
+        text(INSERT_READING), {"created_at": stored_at(), **values}
     ).scalar_one()
     conn.execute(
-        insert(reading_line),
+        text(INSERT_LINE),
         [
             {"reading_id": reading_id, **dict(zip(LINE_COLUMNS, line, strict=True))}
             for line in lines
@@ -517,8 +541,8 @@ def chart(reading_id: int, db: str | URL | Engine | Connection | None = None) ->
 
 def recent(limit: int = 20, db: str | URL | Engine | None = None) -> tuple[list[str], list[Any]]:
     """Stored readings, newest first."""
-    if not 1 <= limit <= MAX_ID:
-        raise UsageError(f"--limit must be a whole number from 1 to {MAX_ID}, got {limit}")
+    if not 1 <= limit <= dialect.MAX_ID:
+        raise UsageError(f"--limit must be a whole number from 1 to {dialect.MAX_ID}, got {limit}")
     with _connect(db, write=False) as conn:
         result = conn.execute(
             text(

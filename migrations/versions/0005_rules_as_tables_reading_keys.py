@@ -24,7 +24,7 @@ from alembic import op
 
 from yimao_db import migrating
 from yimao_db.migrating import ViewSQL
-from yimao_db.rules.chart import reading_keys
+from yimao_db.rules.keys import reading_keys
 
 revision: str = "0005"
 down_revision: str | None = "0004"

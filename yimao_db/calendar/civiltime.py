@@ -152,11 +152,21 @@ def _lmt_periods(zone: ZoneInfo) -> tuple[timedelta | None, datetime | None]:
     return standard, lmt_until
 
 
+_KNOWN: dict[str, ZoneClock] = {}  # zones already read, by the exact name given
+_KNOWN_MAX = 1024
+
+
 def zone_clock(tz: str) -> ZoneClock:
     """The zone named ``tz`` (cached); UsageError for anything but a known IANA name."""
+    known = _KNOWN.get(tz) if isinstance(tz, str) else None
+    if known is not None:  # an import names the same zone row after row
+        return known
     if not isinstance(tz, str) or len(tz) > 64 or not _ZONE_KEY.fullmatch(tz):
         raise _unknown_zone(tz)
-    return _zone_clock(tz)
+    clock = _zone_clock(tz)
+    if len(_KNOWN) < _KNOWN_MAX:
+        _KNOWN[tz] = clock
+    return clock
 
 
 def _unknown_zone(tz: object) -> UsageError:

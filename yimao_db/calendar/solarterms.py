@@ -4,10 +4,15 @@ The calendar these serve is described in docs/rules.md, chapter 12.
 
 tyme4py gives each term's exact instant to the second, on the UTC+08:00 clock
 (``SolarTerm.get_julian_day().get_solar_time()``). Asking it costs about a tenth of a
-millisecond per term, so the 24 instants of a year are asked for once, on first use, and
-kept in memory as whole seconds; the term in force at an instant is then a bisection.
-Nothing is stored on disk: every instant comes from the tyme4py installed, and
-:func:`verify_terms` recomputes a set of years afresh and lists any difference.
+millisecond per term, so the instants of the term years :data:`TABLE_YEARS` (1901-2100,
+which every moment of 1901-2099 needs) are shipped with the package in
+:mod:`yimao_db.calendar.term_table`, generated from tyme4py (``python -m
+yimao_db.calendar.solarterms --write-table``) and loaded without importing tyme4py. Any
+other year's 24 instants are asked of tyme4py (imported then) on first use. Either way a
+year's instants are kept in memory as whole seconds; the term in force at an instant is
+then a bisection. :func:`verify_terms` recomputes a set of years with the tyme4py installed
+and lists any difference; :func:`verify_table` does so for every shipped year (the tests
+and ``yimao check`` run it).
 
 Term years follow tyme4py: the terms of year Y run from the 冬至 in December of Y-1
 (index 0) through 小寒 (1), 大寒 (2), 立春 (3) … to 大雪 (23) in December of Y. Odd
@@ -23,23 +28,28 @@ on.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import date, datetime, timedelta, timezone
-from functools import lru_cache
+from functools import cache, lru_cache
+from pathlib import Path
 
-from tyme4py.solar import SolarTerm
+from yimao_db.calendar import term_table
 
 __all__ = [
     "FIRST_TERM_YEAR",
     "LAST_TERM_YEAR",
     "SOLAR_TERMS",
+    "TABLE_YEARS",
     "TERM_NAMES",
+    "TermTableError",
     "cached_years",
     "clear_cache",
     "clock_seconds",
     "format_instant",
+    "table_text",
     "term_at",
     "term_instants",
+    "verify_table",
     "verify_terms",
 ]
 
@@ -47,7 +57,8 @@ FIRST_TERM_YEAR, LAST_TERM_YEAR = 1583, 9999
 DAY = 86400
 BEIJING = timezone(timedelta(hours=8))
 
-# tyme4py's simplified term names → the traditional names stored here.
+# tyme4py's simplified term names, in its order (SolarTerm.NAMES, 冬至 first) → the
+# traditional names stored here.
 SOLAR_TERMS: dict[str, str] = {
     "冬至": "冬至",
     "小寒": "小寒",
@@ -74,9 +85,14 @@ SOLAR_TERMS: dict[str, str] = {
     "小雪": "小雪",
     "大雪": "大雪",
 }
-TERM_NAMES: tuple[str, ...] = tuple(SOLAR_TERMS[name] for name in SolarTerm.NAMES)
+TERM_NAMES: tuple[str, ...] = tuple(SOLAR_TERMS.values())
+TABLE_YEARS = range(term_table.FIRST_YEAR, term_table.LAST_YEAR + 1)
 
 _CACHE: dict[int, tuple[int, ...]] = {}
+
+
+class TermTableError(Exception):
+    """The shipped table cannot be read (it was edited or damaged): not a user's error."""
 
 
 def clock_seconds(clock: datetime) -> int:
@@ -97,6 +113,8 @@ def _check_year(year: int) -> None:
 
 
 def _tyme_instant(year: int, index: int) -> int:
+    from tyme4py.solar import SolarTerm  # only here: tyme4py takes a while to import
+
     t = SolarTerm.from_index(year, index).get_julian_day().get_solar_time()
     clock = datetime(
         t.get_year(), t.get_month(), t.get_day(), t.get_hour(), t.get_minute(), t.get_second()
@@ -110,11 +128,38 @@ def tyme_term_instants(year: int) -> tuple[int, ...]:
     return tuple(_tyme_instant(year, index) for index in range(24))
 
 
+def _parse_instant(text: str) -> int:
+    """``YYYY-MM-DDTHH:MM:SS`` as :func:`clock_seconds`."""
+    if len(text) != 19 or text[4::3] != "--T::":
+        raise ValueError(f"{text!r} is not YYYY-MM-DDTHH:MM:SS")
+    day = date(int(text[0:4]), int(text[5:7]), int(text[8:10])).toordinal()
+    return day * DAY + int(text[11:13]) * 3600 + int(text[14:16]) * 60 + int(text[17:19])
+
+
+def _table_instants(year: int) -> tuple[int, ...]:
+    """The 24 shipped instants of term year ``year`` (in :data:`TABLE_YEARS`)."""
+    line = term_table.INSTANTS[year - term_table.FIRST_YEAR]
+    try:
+        instants = tuple(_parse_instant(text) for text in line.split())
+    except ValueError as exc:
+        raise TermTableError(f"the shipped term table is damaged at {year}: {exc}") from None
+    if len(instants) != 24:
+        raise TermTableError(
+            f"the shipped term table is damaged at {year}: {len(instants)} instants, not 24"
+        )
+    return instants
+
+
 def term_instants(year: int) -> tuple[int, ...]:
-    """The 24 instants of term year ``year`` (cached after the first call)."""
+    """The 24 instants of term year ``year``: shipped for :data:`TABLE_YEARS`, else asked of
+    tyme4py (kept in memory after the first call either way)."""
     instants = _CACHE.get(year)
     if instants is None:
-        instants = _CACHE[year] = tyme_term_instants(year)
+        if year in TABLE_YEARS:
+            instants = _table_instants(year)
+        else:
+            instants = tyme_term_instants(year)
+        _CACHE[year] = instants
     return instants
 
 
@@ -124,7 +169,8 @@ def cached_years() -> list[int]:
 
 
 def clear_cache() -> None:
-    """Forget every cached instant (they are asked of tyme4py again on next use)."""
+    """Forget every cached instant (read from the table or asked of tyme4py again on next
+    use)."""
     _CACHE.clear()
 
 
@@ -153,8 +199,11 @@ def term_at(seconds: int) -> tuple[int, int]:
     return year, bisect_right(term_instants(year), seconds) - 1
 
 
-def verify_terms(years: Iterable[int]) -> list[str]:
-    """Differences between the cached instants of ``years`` and tyme4py asked afresh.
+def verify_terms(
+    years: Iterable[int], fresh: Callable[[int], tuple[int, ...]] = tyme_term_instants
+) -> list[str]:
+    """Differences between the instants the calendar uses for ``years`` (read from the
+    shipped table or asked of tyme4py, and cached) and tyme4py's (``fresh``: asked now).
 
     An empty list when all agree. Each difference is one line, e.g. ``2024 立春: cached
     2024-02-04T16:28:07+08:00, tyme4py 2024-02-04T16:27:07+08:00``; a year outside the
@@ -167,11 +216,16 @@ def verify_terms(years: Iterable[int]) -> list[str]:
                 f"{year}: outside the supported term years {FIRST_TERM_YEAR}-{LAST_TERM_YEAR}"
             )
             continue
-        cached, fresh = term_instants(year), tyme_term_instants(year)
-        if len(cached) != len(fresh):
-            problems.append(f"{year}: {len(cached)} cached instants, expected {len(fresh)}")
+        try:
+            cached = term_instants(year)
+        except TermTableError as exc:
+            problems.append(str(exc))
             continue
-        for index, (have, want) in enumerate(zip(cached, fresh, strict=True)):
+        computed = fresh(year)
+        if len(cached) != len(computed):
+            problems.append(f"{year}: {len(cached)} cached instants, expected {len(computed)}")
+            continue
+        for index, (have, want) in enumerate(zip(cached, computed, strict=True)):
             if have != want:
                 problems.append(
                     f"{year} {TERM_NAMES[index]}: cached {format_instant(have)},"
@@ -180,3 +234,69 @@ def verify_terms(years: Iterable[int]) -> list[str]:
         if list(cached) != sorted(set(cached)):
             problems.append(f"{year}: the cached instants are not in strictly increasing order")
     return problems
+
+
+@cache
+def _tyme_table_year(year: int) -> tuple[int, ...]:
+    """tyme4py's instants of a year of the table, computed once a process (tyme4py gives
+    the same answer every time; a second check in one process costs no second second)."""
+    return tyme_term_instants(year)
+
+
+def verify_table() -> list[str]:
+    """:func:`verify_terms` for every year of the shipped table: an empty list when every
+    instant the calendar reads from it is the one the installed tyme4py computes."""
+    return verify_terms(TABLE_YEARS, _tyme_table_year)
+
+
+def table_text(first: int = term_table.FIRST_YEAR, last: int = term_table.LAST_YEAR) -> str:
+    """The source of :mod:`yimao_db.calendar.term_table` for term years ``first``-``last``,
+    every instant asked of the installed tyme4py."""
+    from importlib.metadata import version
+
+    lines = [
+        " ".join(format_instant(s)[:19] for s in tyme_term_instants(year))
+        for year in range(first, last + 1)
+    ]
+    body = "".join(f'    "{line}",\n' for line in lines)
+    return TABLE_TEMPLATE.format(
+        first=first, last=last, tyme=version("tyme4py"), names=" ".join(TERM_NAMES), body=body
+    )
+
+
+TABLE_TEMPLATE = (
+    '"""The 24 solar terms of the term years {first}-{last}, as tyme4py {tyme} computes them.\n'
+    '''
+Generated by ``python -m yimao_db.calendar.solarterms --write-table``; do not edit. The
+tests and ``yimao check`` compute every instant again with the tyme4py installed and
+report any difference (:func:`yimao_db.calendar.solarterms.verify_table`).
+
+``INSTANTS`` holds one string per term year, {first} first: the year's 24 instants on the
+UTC+08:00 clock, to the second, in tyme4py's order (the 冬至 falls in December of the year
+before):
+
+    {names}
+"""
+
+FIRST_YEAR = {first}
+LAST_YEAR = {last}
+
+INSTANTS = (
+{body})
+'''
+)
+
+
+def write_table(path: Path | None = None) -> Path:
+    """Write :func:`table_text` to ``path`` (default: the module's own file)."""
+    target = path or Path(term_table.__file__)
+    target.write_text(table_text(), encoding="utf-8")
+    return target
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] != ["--write-table"]:
+        sys.exit("usage: python -m yimao_db.calendar.solarterms --write-table")
+    print(f"wrote {write_table()}")

@@ -22,7 +22,10 @@ It checks, in order:
    (:func:`yimao_db.seeding.compute_tables`), row by row by primary key: missing rows, extra
    rows and differing cells, each named by table, key and column;
 5. every SQL invariant of :mod:`yimao_db.invariants` returns no rows;
-6. every reading against its own inputs (:mod:`yimao_db.check.readings`): six lines, the
+6. the solar term instants shipped with the package (:mod:`yimao_db.calendar.term_table`)
+   equal those the installed tyme4py computes, every one of them
+   (:func:`yimao_db.calendar.solarterms.verify_table`, about half a second);
+7. every reading against its own inputs (:mod:`yimao_db.check.readings`): six lines, the
    cast input read again, the moment recomputed by the calendar column by column (or, for
    pillars, the pillars fitting each other), and its chart.
 
@@ -68,6 +71,7 @@ from yimao_db.build import (
     no_revision_but_tables,
     unknown_revision,
 )
+from yimao_db.calendar import solarterms
 from yimao_db.check.cells import check_cells
 from yimao_db.check.problems import MAX_PER_TABLE, CheckReport, Problem, Progress, format_key
 from yimao_db.check.readings import check_charts, check_readings
@@ -392,6 +396,14 @@ def check_invariants(conn: Connection, report: CheckReport) -> None:
     report.checked.append(f"{len(invariants.INVARIANTS)} SQL invariants")
 
 
+def check_terms(report: CheckReport) -> None:
+    """The solar term instants shipped with the package equal the installed tyme4py's."""
+    for difference in solarterms.verify_table():
+        report.problems.append(Problem("calendar", None, None, f"term table: {difference}"))
+    years = solarterms.TABLE_YEARS
+    report.checked.append(f"term table {years[0]}-{years[-1]} equals tyme4py")
+
+
 def _reason(exc: DBAPIError) -> str:
     return " ".join(str(exc.orig if exc.orig is not None else exc).split())
 
@@ -462,6 +474,8 @@ def inspect_connection(
                 check_data(conn, report, tables)
             with stage("invariants"):
                 check_invariants(conn, report)
+            with stage("solar terms"):
+                check_terms(report)
             charts: list[int] = []
             with stage("readings"):
                 charts = check_readings(conn, report, progress)

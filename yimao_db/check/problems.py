@@ -34,7 +34,7 @@ class Problem:
     """One thing wrong: what kind of check found it, where (table and key), and what."""
 
     # integrity, foreign key, revision, schema, view, constraint, type, data, invariant,
-    # reading
+    # calendar, reading
     kind: str
     table: str | None
     key: str | None

@@ -20,7 +20,7 @@ computed from it. Each reading is checked for:
   fits the day stem (五子遁); and no solar term, half-year or early rat (only a date-time
   has them);
 * **the keys** stored with the lines (``primary_kw``, ``changed_kw``, ``moving_mask``,
-  ``najia_half``) are what :func:`yimao_db.rules.chart.reading_keys` gives the lines;
+  ``najia_half``) are what :func:`yimao_db.rules.keys.reading_keys` gives the lines;
 * **the seasonal najia** needs a half-year; ``created_at`` is a UTC ISO 8601 time;
 * **the chart**: ``v_reading`` gives the reading one row and ``v_reading_line`` six, and every
   value of its chart equals the rules' chart of its inputs (:func:`yimao_db.rules.chart.chart`).
@@ -60,9 +60,8 @@ from yimao_db.check.signs import sign_problems
 from yimao_db.errors import UsageError
 from yimao_db.readings import PILLAR_COLUMNS
 from yimao_db.rules import chart as chart_rules
-from yimao_db.rules.chart import reading_keys
 from yimao_db.rules.ganzhi import ganzhi
-from yimao_db.schema.readings import KEY_COLUMNS
+from yimao_db.rules.keys import KEY_COLUMNS, reading_keys
 from yimao_db.vocab import NAJIA_VARIANTS
 
 # the stored moment, compared with the calendar column by column
@@ -361,7 +360,7 @@ class Checker:
     # --- the keys derived from the lines ----------------------------------------------------
 
     def keys_group(self, g: dict[str, Any]) -> Found:
-        """The stored keys equal :func:`yimao_db.rules.chart.reading_keys` of the lines (a
+        """The stored keys equal :func:`yimao_db.rules.keys.reading_keys` of the lines (a
         reading without six good lines is reported by :meth:`lines`)."""
         values = six(g["vals"]) if g["n"] == 6 else None
         if values is None or g["najia_variant"] not in NAJIA_VARIANTS:

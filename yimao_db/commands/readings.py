@@ -11,8 +11,8 @@ from sqlalchemy import Connection, Engine
 
 from yimao_db import db as dbmod
 from yimao_db.commands import SubParsers, db_option, format_options, out
+from yimao_db.dialect import MAX_ID
 from yimao_db.errors import UsageError
-from yimao_db.schema.readings import MAX_ID
 
 
 def built_writer(db: str | None) -> Engine:

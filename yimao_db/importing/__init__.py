@@ -55,7 +55,6 @@ from yimao_db.readings import (
     reading_rows,
     stored_at,
 )
-from yimao_db.schema.readings import MAX_ID
 
 PAUSE_ENV = "YIMAO_TEST_IMPORT_PAUSE"
 BATCH = 2000  # readings inserted at a time
@@ -153,7 +152,6 @@ class _Table:
                 self._statement(len(rows) - whole), [tuple(flat(rows[whole:]))]
             )
 
-
     def _copy(self, rows: list[tuple[Any, ...]]) -> None:
         """PostgreSQL: the rows through ``COPY … FROM STDIN`` on the same connection and
         transaction (several times the speed of multi-row INSERTs)."""
@@ -175,8 +173,10 @@ def _insert(conn: Connection, spool: Spool, progress: Progress | None) -> list[i
     ids: list[int] = []
     for first, last in spool.ranges(BATCH):
         new = dialect.new_reading_ids(conn, last - first + 1)
-        if new[-1] > MAX_ID:
-            raise UsageError(f"the reading ids would pass the largest possible id, {MAX_ID}")
+        if new[-1] > dialect.MAX_ID:
+            raise UsageError(
+                f"the reading ids would pass the largest possible id, {dialect.MAX_ID}"
+            )
         if attached:  # SQLite: consecutive ids, the rows never pass through Python
             spool.copy(conn, new[0] - first, created_at, first, last)
         else:

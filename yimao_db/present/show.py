@@ -13,12 +13,14 @@ from typing import Any
 
 from sqlalchemy import Connection, Table, and_, or_, select, text
 
-from yimao_db import lookup
+from yimao_db import lookup, schema
 from yimao_db.errors import UsageError
 from yimao_db.names import VOCABULARIES
 from yimao_db.present.table import pad, render, terminal_layout
-from yimao_db.schema import metadata
 from yimao_db.vocab import YANG_BAR, YIN_BAR
+
+# (``schema.metadata``, every table declared, is loaded only when a name that is no hexagram
+# is shown: laying out a hexagram reads the views alone)
 
 # tables whose (item, item_kind) columns name an entity of another vocabulary by kind
 SOFT_REFERENCES = ("matter_preference",)
@@ -80,7 +82,7 @@ def render_hexagram(data: dict[str, Any]) -> str:
 def cited_tables() -> list[Table]:
     """The rule and symbol tables: every table with a passage column, but the docs ones."""
     return sorted(
-        (t for t in metadata.tables.values() if "passage" in t.c and "basis" in t.c),
+        (t for t in schema.metadata.tables.values() if "passage" in t.c and "basis" in t.c),
         key=lambda t: t.name,
     )
 
@@ -164,7 +166,7 @@ def _notes(conn: Connection, kind: str, name: str) -> list[str]:
 def entity_data(conn: Connection, kind: str, name: str) -> dict[str, Any]:
     """One entity: its row, its aliases and the rule and symbol rows that refer to it."""
     table_name, key = VOCABULARIES[kind]
-    table = metadata.tables[table_name]
+    table = schema.metadata.tables[table_name]
     row = dict(conn.execute(select(table).where(table.c[key] == name)).mappings().one())
     aliases = conn.execute(
         text(

@@ -1,8 +1,9 @@
 """The chart of a reading, computed from the rules alone: the one oracle.
 
-:func:`reading_keys` gives the keys a reading stores with its lines (primary and changed
-hexagram, moving-line mask, najia half); :func:`chart` gives every value the chart views
-``v_reading``, ``v_reading_line``, ``v_reading_hidden``, ``v_reading_nuclear`` and
+:func:`~yimao_db.rules.keys.reading_keys` (in :mod:`yimao_db.rules.keys`, which casting
+imports without the rest) gives the keys a reading stores with its lines (primary and
+changed hexagram, moving-line mask, najia half); :func:`chart` gives every value the chart
+views ``v_reading``, ``v_reading_line``, ``v_reading_hidden``, ``v_reading_nuclear`` and
 ``v_reading_sign`` derive, keyed by their column names. The views compute the same by
 joining the rule tables seeded from these functions; the tests compare the two on random
 readings and ``yimao check`` uses them to verify stored readings.
@@ -19,42 +20,19 @@ from yimao_db.rules.dusk import dusk_mansion
 from yimao_db.rules.elements import relative
 from yimao_db.rules.ganzhi import ordinal_of, void_branches
 from yimao_db.rules.hexagrams import (
-    changed_bits,
     gua_shen_positions,
     hexagrams,
     is_liuchong,
     is_liuhe,
     nuclear_bits,
-    primary_bits,
 )
-from yimao_db.rules.lines import is_moving, mask_lines, moving_mask
-from yimao_db.rules.najia import line_stem_branch, table_half
+from yimao_db.rules.keys import changed_bits, primary_bits, reading_keys
+from yimao_db.rules.lines import is_moving, mask_lines
+from yimao_db.rules.najia import line_stem_branch
 from yimao_db.rules.reading_signs import reading_signs
 from yimao_db.vocab import SEASONAL
 
 Row = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class ReadingKeys:
-    """What a reading stores beside its lines, derived from them at insert."""
-
-    primary_kw: int
-    changed_kw: int | None  # None when no line moves
-    moving_mask: int  # bit p-1 set when line p moves
-    najia_half: str  # the half of the najia table its chart uses (§4.3)
-
-
-def reading_keys(values: str, najia_variant: str, half_year: str | None) -> ReadingKeys:
-    """The keys of a reading cast as ``values`` (six digits 6..9, line 1 first)."""
-    table = hexagrams()
-    mask = moving_mask(values)
-    return ReadingKeys(
-        primary_kw=table[primary_bits(values)].king_wen,
-        changed_kw=table[changed_bits(values)].king_wen if mask else None,
-        moving_mask=mask,
-        najia_half=table_half(najia_variant, half_year),
-    )
 
 
 @dataclass(frozen=True)

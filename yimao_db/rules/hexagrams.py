@@ -1,6 +1,6 @@
-"""Hexagrams: from their names (§3); primary and changed from cast values (§11); the facts
-of a whole hexagram read from its lines: 互卦, 六衝卦, 六合卦 and the lines holding the 卦身
-(§9.1, standard)."""
+"""Hexagrams: the facts of a whole hexagram read from its lines: 互卦, 六衝卦, 六合卦 and the
+lines holding the 卦身 (§9.1, standard), and every hexagram as its palace lays it out (§3.3,
+§8, §9, §11). Names, and the hexagrams of cast values, are in :mod:`yimao_db.rules.keys`."""
 
 from __future__ import annotations
 
@@ -10,30 +10,11 @@ from functools import cache
 
 from yimao_db.facts import facts
 from yimao_db.rules import bodies, stars
-from yimao_db.rules.lines import Line, changed_yang, hidden_spirits, is_yang, lines
+from yimao_db.rules.keys import names_by_bits
+from yimao_db.rules.lines import Line, hidden_spirits, lines
 from yimao_db.rules.najia import lower_upper
 from yimao_db.rules.palaces import between_lines, palace_walk, response_line, world_line
 from yimao_db.rules.relations import clash, harmony
-
-
-def bits_from_name(name: str) -> str:
-    """Bits of a received full name: ``X為Y`` is X doubled, else upper image + lower image."""
-    by_image = {t.image: t for t in facts().trigrams.values()}
-    by_name = facts().trigrams
-    if len(name) == 3 and name[1] == "為":
-        return by_name[name[0]].bits * 2
-    upper, lower = by_image[name[0]], by_image[name[1]]
-    return lower.bits + upper.bits
-
-
-def primary_bits(values: str) -> str:
-    """The primary hexagram 本卦 of six values 6..9, line 1 first."""
-    return "".join("1" if is_yang(int(v)) else "0" for v in values)
-
-
-def changed_bits(values: str) -> str:
-    """The hexagram the lines change into 變卦: the old lines turned into their opposite."""
-    return "".join("1" if changed_yang(int(v)) else "0" for v in values)
 
 
 def nuclear_bits(bits: str) -> str:
@@ -93,7 +74,7 @@ class Hexagram:
 def hexagrams() -> dict[str, Hexagram]:
     """Every hexagram by its bits, derived from the palace walk (§3.3, §8, §9, §11)."""
     f = facts()
-    names = {bits_from_name(name): (kw, name, short) for kw, name, short in f.hexagram_names}
+    names = names_by_bits()
     out = {}
     for member in palace_walk():
         kw, name, short = names[member.bits]

@@ -13,13 +13,8 @@ from typing import Any
 from yimao_db.facts import facts
 from yimao_db.rules import day_month, lines, matters, shensha, signs, spirits
 from yimao_db.rules.elements import relation
-from yimao_db.rules.hexagrams import (
-    Hexagram,
-    changed_bits,
-    gua_shen_positions,
-    hexagrams,
-    primary_bits,
-)
+from yimao_db.rules.hexagrams import Hexagram, gua_shen_positions, hexagrams
+from yimao_db.rules.keys import changed_bits, primary_bits
 from yimao_db.rules.najia import line_stem_branch
 from yimao_db.vocab import SEASONAL
 

@@ -16,9 +16,8 @@ from yimao_db.vocab import HALF_YEARS, NAJIA_VARIANTS
 
 SECTION = "readings"
 
-# The columns of reading derived from its lines at insert (the rest are its inputs).
-KEY_COLUMNS = ("primary_kw", "changed_kw", "moving_mask", "najia_half")
-MAX_ID = 2**63 - 1  # the largest reading id SQLite and PostgreSQL can hold
+# The columns of reading derived from its lines at insert are yimao_db.rules.keys.KEY_COLUMNS;
+# the largest id is yimao_db.dialect.MAX_ID.
 METHODS = ("values", "coins", "notation", "hexagram", "random")
 
 
