@@ -44,9 +44,20 @@ from yimao_db.rules.keys import reading_keys
 
 QUERIES_MD = Path(__file__).resolve().parent.parent / "docs" / "queries.md"
 FLOOR = "SELECT sum(value) FROM reading_line"
-EVERY_CHART = "SELECT * FROM v_reading r JOIN v_reading_line l ON l.reading_id = r.reading_id"
+EVERY_CHART = (
+    "SELECT r.*, {line_columns} FROM v_reading r"
+    " JOIN v_reading_line l ON l.reading_id = r.reading_id"
+)
 BATCH = 50_000
 SHANGHAI = ZoneInfo("Asia/Shanghai")
+
+
+def _line_columns() -> str:
+    """The columns of v_reading_line but its reading_id, as ``l.name`` (PostgreSQL's CREATE
+    TABLE AS refuses a column named twice)."""
+    from yimao_db.views import views
+
+    return ", ".join(f"l.{c}" for c in views()["v_reading_line"].column_names if c != "reading_id")
 
 
 def documented(name: str) -> str:
@@ -154,11 +165,12 @@ def report(engine: Engine, n: int, repeat: int, fetch_repeat: int) -> None:
             print(f"  {name}: {figure} (goal ≤ {goal}: {verdict})")
 
         conn.exec_driver_sql("DROP TABLE IF EXISTS bench_flat_chart")
-        conn.exec_driver_sql(f"CREATE TABLE bench_flat_chart AS {EVERY_CHART}")
+        every_chart = EVERY_CHART.format(line_columns=_line_columns())
+        conn.exec_driver_sql(f"CREATE TABLE bench_flat_chart AS {every_chart}")
         conn.commit()
         rows = fetch_all(conn, "SELECT * FROM bench_flat_chart")
         flat = median_time(lambda: fetch_all(conn, "SELECT * FROM bench_flat_chart"), fetch_repeat)
-        views = median_time(lambda: fetch_all(conn, EVERY_CHART), fetch_repeat)
+        views = median_time(lambda: fetch_all(conn, every_chart), fetch_repeat)
         ratio = flat / views
         verdict = "met" if ratio >= 0.5 else "MISSED"
         print(
