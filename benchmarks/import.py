@@ -210,6 +210,44 @@ def concurrent_cast(template: Path, folder: Path, csv_path: Path) -> tuple[float
     return during.seconds, statistics.median(alone), first_first
 
 
+def postgresql(server: str, n: int, runs: int) -> None:
+    """``yimao import`` of the same random rows into a fresh PostgreSQL database on
+    ``server`` (created, built and dropped each run): readings/s, median of ``runs``."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    from yimao_db.build import build
+
+    base = make_url(server)
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    name = f"yimao_bench_import_{os.getpid()}"
+    url = base.set(database=name).render_as_string(hide_password=False)
+    with tempfile.TemporaryDirectory() as tmp:
+        rows_csv = Path(tmp) / "rows.csv"
+        write_rows(rows_csv, n)
+        results = []
+        for k in range(runs + 1):  # the first run is the warm-up
+            with admin.connect() as conn:
+                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
+                conn.execute(text(f'CREATE DATABASE "{name}"'))
+            try:
+                build(url)
+                run = run_child(yimao("import", str(rows_csv), "--db", url))
+            finally:
+                with admin.connect() as conn:
+                    conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            if k:
+                results.append(run)
+    admin.dispose()
+    wall = statistics.median(r.seconds for r in results)
+    cpu = statistics.median(r.cpu for r in results)
+    print(
+        f"PostgreSQL {base.host}:{base.port}: yimao import of {n:,} readings, median of {runs}"
+        f" after a warm-up: {n / wall:,.0f} readings/s ({wall:.2f} s; client CPU {cpu:.2f} s)"
+        " (goal ≥ 5,000/s)"
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=100_000, help="readings (default 100000)")
@@ -218,9 +256,15 @@ def main(argv: list[str] | None = None) -> None:
         "--rss-rows", type=int, default=1_000_000, help="readings of the RSS run (0: skip)"
     )
     parser.add_argument("--floor", nargs=2, metavar=("CSV", "DB"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--pg", metavar="URL", help="PostgreSQL server URL: time the import into a fresh database"
+    )
     args = parser.parse_args(argv)
     if args.floor:
         floor(*args.floor)
+        return
+    if args.pg:
+        postgresql(args.pg, args.rows, args.runs)
         return
 
     import yimao_db
