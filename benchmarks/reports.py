@@ -182,7 +182,7 @@ def report(engine: Engine, n: int, repeat: int, fetch_repeat: int) -> None:
 
     rng = random.Random(7)
     ids = [rng.randint(1, n) for _ in range(200)]
-    reader = engine if backend == "postgresql" else reader_engine(engine.url)
+    reader = reader_engine(engine.url)  # as yimao reads: on PostgreSQL, prepared plans
     times = []
     chart(ids[0], reader)  # warm-up
     for rid in ids:
@@ -190,7 +190,7 @@ def report(engine: Engine, n: int, repeat: int, fetch_repeat: int) -> None:
         chart(rid, reader)
         times.append(time.perf_counter() - start)
     one = statistics.median(times) * 1000
-    print(f"  one chart (chart(id), 3 view queries): median {one:.3f} ms (goal ≤ 0.3 ms)")
+    print(f"  one chart (chart(id), 4 view queries): median {one:.3f} ms (goal ≤ 0.3 ms)")
 
 
 def main() -> int:
