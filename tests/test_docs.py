@@ -17,6 +17,7 @@ import pytest
 from alembic import command
 from helpers import run
 from sqlalchemy import Column, Connection, MetaData, String, Table, inspect, text
+from sqlalchemy.engine import make_url
 
 from yimao_db import meta as metamod
 from yimao_db import seeding
@@ -401,7 +402,7 @@ def test_export_metadata(
     assert "MIT" in data["license"] and "public domain" in data["license"]
     (name, database), *more = data["databases"].items()
     assert more == []
-    assert name == (Path(built_db).stem if "://" not in built_db else "yimao")
+    assert name == (Path(built_db).stem if "://" not in built_db else make_url(built_db).database)
     tables = database["tables"]
     live = metamod.live_columns(conn)
     assert set(tables) == set(live)

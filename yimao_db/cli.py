@@ -34,6 +34,21 @@ INTERNAL_ERROR = 70  # EX_SOFTWARE (sysexits.h)
 DEBUG_ENV = "YIMAO_DEBUG"
 
 
+class _Finished(Exception):
+    """Raised by an option that does all there is to do (``--version``)."""
+
+
+class _Version(argparse.Action):
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, *args: Any, **kwargs: Any) -> None:
+        from yimao_db import __version__
+
+        sys.stdout.write(f"yimao {__version__}\n")
+        raise _Finished
+
+
 class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
@@ -44,7 +59,11 @@ def make_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="yimao",
         description="程良玉《易冒》卷一 as a relational knowledge base (SQLite or PostgreSQL).",
+        epilog="Environment: YIMAO_DB_URL, the database when --db is not given (else "
+        "./yimao.db); YIMAO_TZ, the time zone of a date-time given without --tz (else "
+        "Asia/Shanghai).",
     )
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for name in COMMAND_MODULES:
         importlib.import_module(f"yimao_db.commands.{name}").register(sub)
@@ -61,6 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise UsageError(f"--{option} needs a value ('--' alone is not one)")
         handler: Handler = args.handler
         return handler(args)
+    except _Finished:
+        return 0
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         return INTERRUPTED

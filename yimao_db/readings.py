@@ -17,7 +17,7 @@ from sqlalchemy import Connection, Engine, insert, text
 from sqlalchemy.engine import URL
 
 from yimao_db import casting, dialect
-from yimao_db.calendar.civiltime import DEFAULT_TZ, parse_at
+from yimao_db.calendar.civiltime import default_tz, parse_at
 from yimao_db.calendar.moment import Moment, moment_from_pillars, moment_of, parse_pillars
 from yimao_db.db import driver_error, reader_engine, writer_engine
 from yimao_db.errors import UsageError
@@ -220,7 +220,7 @@ def make_moment(
             hour=hour,
             month_branch=month if is_branch else None,
         )
-    civil = parse_at(at, tz or DEFAULT_TZ)
+    civil = parse_at(at, tz or default_tz())
     if civil.note is not None and notes is not None:
         notes.append(civil.note)
     return moment_of(civil, early_rat)

@@ -48,10 +48,10 @@ def cmd_cast(args: argparse.Namespace) -> int:
 
 def note_assumed_time(at: str | None, tz: str | None) -> None:
     """After a successful cast: one ``note:`` line on stderr if ``--at`` was only a date."""
-    from yimao_db.calendar.civiltime import DEFAULT_TZ, parse_at
+    from yimao_db.calendar.civiltime import default_tz, parse_at
 
     if at is not None:
-        note = parse_at(at, tz or DEFAULT_TZ).note
+        note = parse_at(at, tz or default_tz()).note
         if note is not None:
             sys.stderr.write(f"note: {note}\n")
 
@@ -217,7 +217,9 @@ def register(sub: SubParsers) -> None:
     p.add_argument("--random", action="store_true", help="throw the coins (secrets module)")
     p.add_argument("--moving", help="moving line numbers with a hexagram, e.g. 1,4")
     p.add_argument("--at", help="local date-time, ISO 8601 (default: now)")
-    p.add_argument("--tz", help="IANA time zone of --at (default Asia/Shanghai)")
+    p.add_argument(
+        "--tz", help="IANA time zone of --at (default: $YIMAO_TZ if set, else Asia/Shanghai)"
+    )
     p.add_argument("--pillars", help="year,month,day[,hour] ganzhi instead of --at")
     p.add_argument("--year", help="year pillar (ganzhi)")
     p.add_argument("--month", help="month pillar (ganzhi) or month branch 月建")
