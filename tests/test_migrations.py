@@ -32,7 +32,6 @@ from yimao_db.cli import main
 from yimao_db.db import writer_engine
 from yimao_db.dialect import sqlite_schema_key
 from yimao_db.errors import DatabaseError
-from yimao_db.readings import Chart, chart
 from yimao_db.schema import metadata
 from yimao_db.schema.readings import KEY_COLUMNS
 
@@ -131,8 +130,44 @@ def reading_rows(db: str) -> dict[str, list[tuple[Any, ...]]]:
         con.close()
 
 
-def charts(db: str, ids: list[int]) -> list[Chart]:
-    return [chart(i, db) for i in ids]
+class Charts(dict[str, list[dict[str, Any]]]):
+    """The chart views' rows of some readings, each row with the columns its revision has;
+    two are equal when every column both have agrees (a later revision adds columns)."""
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Charts) or set(self) != set(other):
+            return False
+        for view, rows in self.items():
+            theirs = other[view]
+            if len(rows) != len(theirs):
+                return False
+            for mine, their in zip(rows, theirs, strict=True):
+                common = set(mine) & set(their)
+                if not common or any(mine[c] != their[c] for c in common):
+                    return False
+        return True
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def charts(db: str, ids: list[int]) -> Charts:
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    con.row_factory = sqlite3.Row
+    marks = ", ".join("?" * len(ids))
+    try:
+        return Charts(
+            {
+                view: [
+                    dict(r)
+                    for r in con.execute(
+                        f"SELECT * FROM {view} WHERE reading_id IN ({marks}) ORDER BY 1, 2", ids
+                    )
+                ]
+                for view in ("v_reading", "v_reading_line", "v_reading_hidden")
+            }
+        )
+    finally:
+        con.close()
 
 
 def tables_of(db: str) -> set[str]:

@@ -55,6 +55,7 @@ def test_cast_prints_the_chart(capsys: pytest.CaptureFixture[str], fresh_db: str
 
 def test_cast_json_is_the_chart(capsys: pytest.CaptureFixture[str], fresh_db: str) -> None:
     data = cast_json(capsys, fresh_db, "789678", "--at", AT)
+    assert data.pop("journal") == {"notes": [], "outcome": None, "tags": []}
     assert data == chart(data["reading_id"], db=fresh_db).as_dict()
     assert (data["primary_name"], data["changed_name"], data["moving_lines"]) == (
         "水火既濟",

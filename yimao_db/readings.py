@@ -124,6 +124,10 @@ class Chart:
     changed_bits: str | None
     primary_short_name: str
     changed_short_name: str | None
+    outcome: str | None
+    outcome_on: str | None
+    note_count: int
+    tag_count: int
     lines: tuple[ChartLine, ...]
     hidden: tuple[HiddenLine, ...]
 
@@ -226,25 +230,29 @@ def make_moment(
     return moment_of(civil, early_rat)
 
 
-def check_question(question: str | None) -> str | None:
-    """The question as given; refused only if a database cannot store it verbatim."""
-    if question is None:
+def check_text(value: str | None, what: str = "the question") -> str | None:
+    """Text a user gives to be stored verbatim (``what`` names it in errors), as given;
+    refused only if a database cannot store it verbatim."""
+    if value is None:
         return None
-    if not isinstance(question, str):
-        raise UsageError(f"the question must be text, got {type(question).__name__}")
-    if "\x00" in question:
-        raise UsageError("the question contains a NUL character, which cannot be stored")
+    if not isinstance(value, str):
+        raise UsageError(f"{what} must be text, got {type(value).__name__}")
+    if "\x00" in value:
+        raise UsageError(f"{what} contains a NUL character, which cannot be stored")
     try:
-        size = len(question.encode("utf-8"))
+        size = len(value.encode("utf-8"))
     except UnicodeEncodeError:
         raise UsageError(
-            "the question is not valid Unicode text (it contains a lone surrogate)"
+            f"{what} is not valid Unicode text (it contains a lone surrogate)"
         ) from None
     if size > QUESTION_MAX_BYTES:
-        raise UsageError(
-            f"the question is {size} bytes long: at most {QUESTION_MAX_BYTES} can be stored"
-        )
-    return question
+        raise UsageError(f"{what} is {size} bytes long: at most {QUESTION_MAX_BYTES} can be stored")
+    return value
+
+
+def check_question(question: str | None) -> str | None:
+    """The question as given; refused only if a database cannot store it verbatim."""
+    return check_text(question, "the question")
 
 
 def prepare(
@@ -365,8 +373,9 @@ def store(conn: Connection, request: CastRequest) -> int:
 
 
 @contextmanager
-def _connect(db: str | URL | Engine | Connection | None, *, write: bool) -> Iterator[Connection]:
-    """A connection (inside a transaction when writing) on ``db``: a Connection is used as
+def connect(db: str | URL | Engine | Connection | None, *, write: bool) -> Iterator[Connection]:
+    """A connection (inside a transaction when writing) on ``db`` (for every function of the
+    API that takes ``db``): a Connection is used as
     given, in the caller's transaction; an Engine is used as given; for a path or URL an
     engine is made and disposed of afterwards."""
     if isinstance(db, Connection):
@@ -414,7 +423,7 @@ def cast(
         hour=hour,
         early_rat=early_rat,
     )
-    with _connect(db, write=True) as conn:
+    with connect(db, write=True) as conn:
         request = prepare(
             conn,
             lines,
@@ -430,7 +439,7 @@ def cast(
 
 def chart(reading_id: int, db: str | URL | Engine | Connection | None = None) -> Chart:
     """The chart of a stored reading, read from the views."""
-    with _connect(db, write=False) as conn:
+    with connect(db, write=False) as conn:
         return read_chart(conn, reading_id)
 
 
@@ -438,7 +447,7 @@ def recent(limit: int = 20, db: str | URL | Engine | None = None) -> tuple[list[
     """Stored readings, newest first."""
     if not 1 <= limit <= MAX_ID:
         raise UsageError(f"--limit must be a whole number from 1 to {MAX_ID}, got {limit}")
-    with _connect(db, write=False) as conn:
+    with connect(db, write=False) as conn:
         result = conn.execute(
             text(
                 "SELECT reading_id, created_at, cast_at, day_gz, primary_name, changed_name, "

@@ -23,3 +23,7 @@ NAJIA_VARIANTS = (FIXED, SEASONAL)
 YANG_BAR = "━━━━━━━"
 YIN_BAR = "━━━ ━━━"
 MOVING_MARKS = {9: "○", 6: "✕"}
+
+# What happened after a reading (應驗), as the journal records it; ``none`` in a filter
+# means a reading with no outcome recorded.
+VERDICTS = ("hit", "miss", "partial")

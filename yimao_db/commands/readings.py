@@ -13,6 +13,9 @@ from yimao_db import db as dbmod
 from yimao_db.commands import SubParsers, db_option, format_options, out
 from yimao_db.errors import UsageError
 from yimao_db.schema.readings import MAX_ID
+from yimao_db.vocab import VERDICTS
+
+DEFAULT_LIMIT = 20
 
 
 def built_writer(db: str | None) -> Engine:
@@ -23,13 +26,17 @@ def built_writer(db: str | None) -> Engine:
 
 def chart_text(reading_id: int, args: argparse.Namespace, db: Engine | Connection) -> str:
     """A stored reading's chart as printed: JSON with ``--json``, else the layout."""
+    from yimao_db.journal import journal
     from yimao_db.present.chart import render_chart
+    from yimao_db.present.journal_block import render_journal
     from yimao_db.readings import chart
 
     result = chart(reading_id, db)
+    notes = journal(reading_id, db)
     if args.json:
-        return json.dumps(result.as_dict(), ensure_ascii=False, indent=2) + "\n"
-    return render_chart(result)
+        data = result.as_dict() | {"journal": notes.as_dict()}
+        return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    return render_chart(result) + render_journal(notes)
 
 
 def cmd_cast(args: argparse.Namespace) -> int:
@@ -131,11 +138,37 @@ def cmd_reading(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_readings(args: argparse.Namespace) -> int:
-    from yimao_db.present.table import render
-    from yimao_db.readings import recent
+def moving_count(text: str) -> int:
+    """A ``--moving`` count typed by a user: 0 .. 6."""
+    if text.strip() not in tuple("0123456"):
+        raise UsageError(f"bad --moving {_shown(text)}: expected a number of lines from 0 to 6")
+    return int(text.strip())
 
-    columns, rows = recent(args.limit, args.db)
+
+def cmd_readings(args: argparse.Namespace) -> int:
+    from yimao_db.finding import Filters, find
+    from yimao_db.present.table import render
+
+    if args.all and args.limit is not None:
+        raise UsageError("give --all or --limit, not both")
+    filters = Filters(
+        hexagram=args.hexagram,
+        changed=args.changed,
+        since=args.since,
+        until=args.until,
+        tag=args.tag,
+        search=args.search,
+        matter=args.matter,
+        moving=args.moving,
+        outcome=args.outcome,
+    )
+    engine = dbmod.reader_engine(args.db)
+    try:
+        with engine.connect() as conn:
+            limit_ = None if args.all else args.limit or DEFAULT_LIMIT
+            columns, rows = find(conn, filters, limit_)
+    finally:
+        engine.dispose()
     out(render(columns, rows, args.format))
     return 0
 
@@ -245,8 +278,28 @@ def register(sub: SubParsers) -> None:
     db_option(p)
     p.set_defaults(handler=cmd_reading)
 
-    p = sub.add_parser("readings", help="list stored readings, newest first")
-    p.add_argument("--limit", type=limit, default=20, help="how many (default 20)")
+    p = sub.add_parser(
+        "readings",
+        help="list stored readings, newest first, with filters",
+        description="List stored readings, newest first. Filters combine; a reading's date "
+        "is the local date it was cast for (cast from pillars: the day it was stored, UTC).",
+    )
+    p.add_argument("--limit", type=limit, help=f"how many (default {DEFAULT_LIMIT})")
+    p.add_argument("--all", action="store_true", help="every matching reading")
+    p.add_argument("--hexagram", metavar="NAME", help="the primary hexagram (any accepted name)")
+    p.add_argument("--changed", metavar="NAME", help="the changed hexagram")
+    p.add_argument("--since", metavar="DATE", help="cast on or after DATE (YYYY-MM-DD)")
+    p.add_argument("--until", metavar="DATE", help="cast on or before DATE (YYYY-MM-DD)")
+    p.add_argument("--tag", metavar="TAG", help="tagged TAG")
+    p.add_argument("--search", metavar="TEXT", help="TEXT in the question or a note")
+    p.add_argument("--matter", metavar="KIND", help="asked about this matter")
+    p.add_argument("--moving", type=moving_count, metavar="N", help="N moving lines (0-6)")
+    p.add_argument(
+        "--outcome",
+        choices=(*VERDICTS, "none"),
+        metavar="hit|miss|partial|none",
+        help="with this outcome (none: no outcome recorded)",
+    )
     format_options(p)
     db_option(p)
     p.set_defaults(handler=cmd_readings)

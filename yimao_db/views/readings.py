@@ -121,6 +121,10 @@ V_READING = View(
         col("changed_bits", "The changed hexagram's bits; NULL with no moving line"),
         col("primary_short_name", "The primary hexagram's short name"),
         col("changed_short_name", "The changed hexagram's short name"),
+        col("outcome", "What happened, as recorded: hit, miss or partial; NULL if none yet"),
+        col("outcome_on", "The day the outcome happened, ISO 8601 date; NULL if none"),
+        col("note_count", "How many notes the reading has", "0.."),
+        col("tag_count", "How many tags the reading has", "0.."),
     ),
     """
 SELECT r.id AS reading_id, r.question, r.cast_at, r.tz,
@@ -132,7 +136,10 @@ SELECT r.id AS reading_id, r.question, r.cast_at, r.tz,
        g.name AS generation_name, p.gua_shen, hp.gua_shen_positions, p.shi_shen_line,
        r.created_at, r.method, r.cast_input, r.month_branch, r.solar_term, r.half_year,
        r.early_rat, r.najia_variant, p.bits AS primary_bits, c.bits AS changed_bits,
-       p.short_name AS primary_short_name, c.short_name AS changed_short_name
+       p.short_name AS primary_short_name, c.short_name AS changed_short_name,
+       o.verdict AS outcome, o.happened_on AS outcome_on,
+       (SELECT COUNT(*) FROM reading_note n WHERE n.reading_id = r.id) AS note_count,
+       (SELECT COUNT(*) FROM reading_tag t WHERE t.reading_id = r.id) AS tag_count
 FROM reading r
 LEFT JOIN ganzhi d ON d.name = r.day_gz
 LEFT JOIN hexagram p ON p.king_wen = r.primary_kw
@@ -140,6 +147,7 @@ LEFT JOIN generation g ON g.ordinal = p.generation
 LEFT JOIN hexagram_pattern hp ON hp.king_wen = r.primary_kw
 LEFT JOIN hexagram c ON c.king_wen = r.changed_kw
 LEFT JOIN moving_lines ml ON ml.mask = r.moving_mask
+LEFT JOIN reading_outcome o ON o.reading_id = r.id
 """,
 )
 
