@@ -122,6 +122,7 @@ def test_note_outcome_tag_show_under_the_chart_and_in_v_reading(
         (("readings", "--outcome", "won"), "invalid choice"),
         (("readings", "--search", ""), "the search text is empty"),
         (("readings", "--all", "--limit", "3"), "not both"),
+        (("readings", "--matter", "wealth"), "--matter"),
     ],
 )
 def test_bad_input_is_one_line_exit_2_nothing_written(

@@ -103,6 +103,10 @@ def _where(conn: Connection, f: Filters) -> tuple[list[str], dict[str, Any]]:
             "WHERE n.reading_id = v.reading_id AND lower(n.note) LIKE :search ESCAPE '\\'))"
         )
         params["search"] = _like(wanted)
+    if f.matter is not None:
+        # the matter a reading asks about comes with the signs' schema; until then no
+        # reading has one, and a filter that cannot be applied is refused, not ignored
+        raise UsageError("--matter: this database records no matter for its readings yet")
     if f.moving is not None:
         if isinstance(f.moving, bool) or not isinstance(f.moving, int) or not 0 <= f.moving <= 6:
             raise UsageError(f"bad --moving {f.moving!r}: expected a number of lines from 0 to 6")
