@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import Connection, Engine, bindparam, text
 from sqlalchemy.engine import URL
 
 from yimao_db import lookup
@@ -174,17 +174,11 @@ def find_readings(
 
 def _tags_of(conn: Connection, ids: list[int]) -> dict[int, list[str]]:
     """The tags of each of ``ids``, sorted."""
+    query = text(
+        "SELECT reading_id, tag FROM reading_tag WHERE reading_id IN :ids ORDER BY reading_id, tag"
+    ).bindparams(bindparam("ids", expanding=True))
     found: dict[int, list[str]] = {}
     for start in range(0, len(ids), 500):
-        chunk = ids[start : start + 500]
-        marks = ", ".join(f":i{n}" for n in range(len(chunk)))
-        rows = conn.execute(
-            text(
-                f"SELECT reading_id, tag FROM reading_tag WHERE reading_id IN ({marks}) "
-                "ORDER BY reading_id, tag"
-            ),
-            {f"i{n}": i for n, i in enumerate(chunk)},
-        )
-        for reading_id, tag in rows:
+        for reading_id, tag in conn.execute(query, {"ids": ids[start : start + 500]}):
             found.setdefault(int(reading_id), []).append(str(tag))
     return found
