@@ -123,7 +123,7 @@ def hexagram(conn: Connection, typed: str) -> int:
 
 
 class HexagramNames:
-    """Every hexagram spelling of ``name_alias`` with the hexagram's bits, read in two queries:
+    """Every hexagram spelling of ``name_alias`` with the hexagram's bits, read in three queries:
     :meth:`bits` resolves exactly as :func:`hexagram` does, without a query per name (for
     ``yimao import``, which resolves many rows before it may write)."""
 
@@ -136,8 +136,9 @@ class HexagramNames:
         rows = conn.execute(text("SELECT alias, canonical FROM name_alias WHERE kind = 'hexagram'"))
         self._by_alias = {str(alias): bits[int(kw)] for alias, kw in rows}
         self._memo: dict[str, str] = {}
-        self._conn = conn
-        self._pinyin: list[Candidate] | None = None  # read on the first unknown name
+        # pinyin spellings, for the candidates of a name that is none (read now: rows are
+        # resolved after this connection is closed)
+        self._pinyin = _pinyin_rows(conn, "hexagram")
 
     def bits(self, typed: str) -> str:
         """The bits of the hexagram ``typed`` names; UsageError if none."""
@@ -145,11 +146,9 @@ class HexagramNames:
         if found is None:
             found = self._by_alias.get(normalise(typed))
             if found is None:
-                if self._pinyin is None:
-                    self._pinyin = _pinyin_rows(self._conn, "hexagram")
                 meant = _matching(self._pinyin, typed)
                 if meant:
-                    raise ambiguous(typed, meant, self._conn, "hexagram")
+                    raise ambiguous(typed, meant, None, "hexagram")
                 raise unknown_hexagram(typed)
             if len(self._memo) < self.MEMO_SIZE:
                 self._memo[typed] = found
