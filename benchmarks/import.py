@@ -40,8 +40,9 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 TZ = "Asia/Shanghai"
 FIRST, LAST = datetime(1901, 1, 1), datetime(2100, 1, 1)
@@ -57,15 +58,30 @@ class Run:
     stdout: str
 
 
+def _plain(wall: datetime, zone: ZoneInfo) -> bool:
+    """True if ``wall`` happened exactly once in ``zone`` (not in a summer-time gap or fold,
+    which yimao refuses without an offset)."""
+    first, second = wall.replace(tzinfo=zone), wall.replace(tzinfo=zone, fold=1)
+    if first.utcoffset() != second.utcoffset():
+        return False
+    return first.astimezone(UTC).astimezone(zone).replace(tzinfo=None) == wall
+
+
 def write_rows(path: Path, n: int, seed: int = 1) -> None:
+    """N random readings: three coins a line, a random minute of 1901-2099 that exists once
+    on Asia/Shanghai's clocks, a short question."""
     rng = random.Random(seed)
+    zone = ZoneInfo(TZ)
     minutes = int((LAST - FIRST).total_seconds() // 60)
     with path.open("w", encoding="utf-8", newline="") as f:
         writer = csv.writer(f, lineterminator="\n")
         writer.writerow(["lines", "at", "tz", "question"])
         for i in range(n):
             values = "".join(str(6 + sum(rng.randrange(2) for _ in range(3))) for _ in range(6))
-            at = (FIRST + timedelta(minutes=rng.randrange(minutes))).isoformat(timespec="minutes")
+            wall = FIRST + timedelta(minutes=rng.randrange(minutes))
+            while not _plain(wall, zone):
+                wall = FIRST + timedelta(minutes=rng.randrange(minutes))
+            at = wall.isoformat(timespec="minutes")
             writer.writerow([values, at, TZ, f"question {i}"])
 
 
@@ -149,18 +165,22 @@ def split(csv_path: Path, template: Path, folder: Path) -> tuple[Run, Run]:
     """(the import, the import with every moment computed beforehand and looked up in a
     table): the difference is the time moments take inside the import."""
     from yimao_db import readings
+    from yimao_db.calendar.civiltime import parse_at
 
+    moment_of = readings.moment_of
     with csv_path.open(encoding="utf-8", newline="") as f:
         rows = csv.reader(f)
         next(rows)
-        table = {(at, tz): readings.moment_at(at, tz) for _, at, tz, _ in rows}
+        table = {}
+        for _, at, tz, _ in rows:
+            civil = parse_at(at, tz)
+            table[civil] = moment_of(civil)
     whole = in_process(csv_path, fresh_db(template, folder))
-    moment_at = readings.moment_at
-    readings.moment_at = lambda at, tz, early_rat=False: table[(at, tz)]  # type: ignore[assignment,misc]
+    readings.moment_of = lambda civil, early_rat=False: table[civil]  # type: ignore[assignment,misc]
     try:
         rest = in_process(csv_path, fresh_db(template, folder))
     finally:
-        readings.moment_at = moment_at
+        readings.moment_of = moment_of
     return whole, rest
 
 

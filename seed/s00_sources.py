@@ -1,4 +1,9 @@
-"""Seed: the book's numbered passages (no text), cited by every rule and symbol row."""
+"""Seed: the book's numbered passages (no text), cited by every rule and symbol row.
+
+Each passage is ``encoded`` unless ``seed/data/theory.tsv`` lists it as ``theory`` with a
+note; ``seed/s97_citations.py`` checks that the encoded ones are cited and the theory ones
+are not.
+"""
 
 from __future__ import annotations
 
@@ -9,17 +14,21 @@ from yimao_db.facts import read_tsv
 
 
 def rows(done: Mapping[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+    theory = {r["passage"]: r["note"] for r in read_tsv("theory")}
     return {
         "source_passage": [
             {
-                "id": f"{r['chapter_no']}.{r['passage_no']}",
+                "id": passage,
                 "chapter_no": int(r["chapter_no"]),
                 "chapter": r["chapter"],
                 "passage_no": int(r["passage_no"]),
                 "line_no": int(r["line_no"]),
                 "commentary_line_no": int(r["commentary_line_no"]),
+                "coverage": "theory" if passage in theory else "encoded",
+                "note": theory.get(passage),
             }
             for r in read_tsv("passages")
+            for passage in [f"{r['chapter_no']}.{r['passage_no']}"]
         ]
     }
 

@@ -1,7 +1,8 @@
 """Seed: the rule tables, derived by the pure rules and checked against the spec.
 
 Citations follow ``seed/data/passages.tsv``. ``basis`` is 'standard' where the spec calls a
-table standard practice, 'decision' for the spec's noble-hour Decision, else 'book'.
+table standard practice, 'decision' for the spec's noble-hour Decision, else 'book'. The
+六合 rows cite §8.13, where the book first uses 合; the 帝旺 of 木 火 金 水 cites §5.4.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ from yimao_db.rules.ganzhi import ordinal_of, sixty
 Rows = dict[str, list[dict[str, Any]]]
 
 BOOK, STANDARD, DECISION = "book", "standard", "decision"
+PEAK = "帝旺"
+# 合 is named where the book uses it (§8.13 合處逢衝, §9.2 合則適意), not in §1.7
+RELATION_PASSAGE = {relations.SIX_HARMONY: "8.13"}
 
 
 def cite(passage: str | None, basis: str) -> dict[str, Any]:
@@ -62,7 +66,13 @@ def vocabulary_rows() -> Rows:
 def relation_rows() -> Rows:
     def both(relation: str, pairs: list[tuple[str, str]]) -> list[dict[str, Any]]:
         return [
-            {"relation": relation, "first": a, "second": b, "kind": None, **cite("1.7", STANDARD)}
+            {
+                "relation": relation,
+                "first": a,
+                "second": b,
+                "kind": None,
+                **cite(RELATION_PASSAGE.get(relation, "1.7"), STANDARD),
+            }
             for x, y in pairs
             for a, b in ((x, y), (y, x))
         ]
@@ -105,13 +115,22 @@ def relation_rows() -> Rows:
     }
 
 
+def stage_cite(element: str, stage: str) -> dict[str, Any]:
+    """§5.4 says the elements are 旺 at the cardinal branches 子 卯 午 酉: the 帝旺 of 木 火
+    金 水 is the book's; every other stage (and 土's, lodged with 水) is standard."""
+    if stage == PEAK and element != stages.EARTH:
+        return cite("5.4", BOOK)
+    return cite("1.7", STANDARD)
+
+
 def stage_rows() -> Rows:
     f = facts()
     return {
         "twelve_stage": [
-            {"element": e, "branch": b, "stage": stages.stage(e, b), **cite("1.7", STANDARD)}
+            {"element": e, "branch": b, "stage": stage, **stage_cite(e, stage)}
             for e in f.elements
             for b in f.branches
+            for stage in [stages.stage(e, b)]
         ],
         "seasonal_strength": [
             {

@@ -1,4 +1,4 @@
-"""Seed: the symbol tables of chapters 5–10 (issue 4), typed in as ``seed/data/*.tsv``.
+"""Seed: the symbol tables of chapters 2 and 5–10, typed in as ``seed/data/*.tsv``.
 
 Each table's rows are read from the TSV of the same name; empty cells become NULL and
 integer columns are converted by the column's type. The self-checks hold the tables to the
@@ -19,6 +19,11 @@ from yimao_db.schema.base import BASIS
 Rows = dict[str, list[dict[str, Any]]]
 
 TABLES = (
+    "coin_face",
+    "cast_method",
+    "matter",
+    "spirit_nature",
+    "spirit_layer",
     "element_correspondence",
     "element_trigram",
     "five_omen",
@@ -49,6 +54,10 @@ COUNTS = {
     "spirit_preference": 8,
     "world_omen": 15,
     "body_weight": 3,
+    "spirit_nature": 6,
+    "spirit_layer": 4,
+    "coin_face": 2,
+    "line_aspect": 2,
 }
 
 # Offsets of each relative's element from the palace element, in generating steps.
@@ -160,7 +169,10 @@ def _spirit_checks(tables: Mapping[str, list[dict[str, Any]]]) -> list[str]:
         subduer = spirits.get(r["subduer"] or "")
         if subduer is not None and subduer["element"] != r["condition"][0]:
             failures.append(f"§7.8: {r['subduer']} is not of {r['condition']}")
-    natures = {r["nature"] for r in tables.get("spirit_attribute", [])}
+    natures = {r["nature"] for r in tables.get("spirit_nature", [])}
+    named = Counter(r["spirit"] for r in tables.get("spirit_nature", []))
+    if spirits and named != Counter(dict.fromkeys(spirits, 1)):
+        failures.append(f"§7.9: one nature per spirit expected, found {dict(named)}")
     preferred = Counter(r["nature"] for r in tables.get("spirit_preference", []))
     if natures != set(preferred) or set(preferred.values()) != {4}:
         failures.append(f"§7.9: four conditions for each of 吉 and 凶, found {dict(preferred)}")
@@ -182,6 +194,7 @@ def _reading_checks(tables: Mapping[str, list[dict[str, Any]]]) -> list[str]:
         "relative": {r["name"] for r in tables.get("relative", [])},
         "spirit": {r["name"] for r in tables.get("spirit", [])},
         "general": {r["name"] for r in tables.get("general", [])},
+        "shensha": {r["name"] for r in tables.get("shensha", [])},
         "condition": set(BODY_CONDITIONS),
     }
     for r in tables.get("matter_preference", []):

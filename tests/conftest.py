@@ -128,18 +128,30 @@ def fresh_db(empty_db: str) -> str:
     return empty_db
 
 
-@pytest.fixture(scope="session")
-def built_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """One built database shared by read-only tests."""
+def _built(tmp_path_factory: pytest.TempPathFactory, folder: str) -> Iterator[str]:
+    """A database built on the chosen backend, dropped (PostgreSQL) when done."""
     if BACKEND == "postgresql":
         url = _fresh_pg_database()
         build(url)
         yield url.render_as_string(hide_password=False)
         _drop_pg_database(url)
     else:
-        path = str(tmp_path_factory.mktemp("built") / "yimao.db")
+        path = str(tmp_path_factory.mktemp(folder) / "yimao.db")
         build(path)
         yield path
+
+
+@pytest.fixture(scope="session")
+def built_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One built database shared by read-only tests."""
+    yield from _built(tmp_path_factory, "built")
+
+
+@pytest.fixture(scope="module")
+def module_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A freshly built database of the chosen backend for one test module, which may write
+    to it (cast readings) in a fixture before its tests read it."""
+    yield from _built(tmp_path_factory, "module")
 
 
 @pytest.fixture

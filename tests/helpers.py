@@ -33,6 +33,33 @@ def copy_db(src: Path, dst: Path) -> Path:
     return dst
 
 
+def seed_existing(conn: Any) -> None:
+    """Seed the tables a database at an older revision has, as far as their columns go: a
+    build at that revision made with today's rules. A table whose key has changed since
+    (line_aspect, keyed by yang before 0006) or whose rows its older constraints refuse
+    (matter_preference's 神煞 before 0006) is left empty."""
+    from sqlalchemy import inspect
+    from sqlalchemy.exc import IntegrityError
+
+    from yimao_db import seeding
+
+    insp = inspect(conn)
+    names = set(insp.get_table_names())
+    tables = seeding.compute_tables()
+    for table in seeding.seeded_tables(tables):
+        if table.name not in names:
+            continue
+        columns = {c["name"] for c in insp.get_columns(table.name)}
+        if not {c.name for c in table.primary_key.columns} <= columns:
+            continue
+        rows = [{k: v for k, v in r.items() if k in columns} for r in tables[table.name]]
+        try:
+            with conn.begin_nested():
+                seeding.sync(conn, {table.name: rows})
+        except IntegrityError:
+            continue
+
+
 def cast_into(db: str, lines: str | None = None, **kwargs: Any) -> int:
     """Cast a reading into ``db`` whatever its schema revision: the row holds the columns
     its reading table has (an older revision lacks the keys later ones derive)."""

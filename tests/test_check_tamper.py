@@ -345,6 +345,17 @@ READING_CASES: dict[str, list[Case]] = {
             [f"reading: reading id={PILLARS}: najia_variant is 'seasonal', but"],
         ),
     ],
+    "matter": [
+        (
+            f"UPDATE reading SET matter = 'bogus' {R}",
+            [
+                f"foreign key: reading id={COINS}: column matter refers to a row of matter that"
+                " does not exist",
+                f"type: reading id={COINS}: column matter is 5 characters long, longer than"
+                " VARCHAR(2)",
+            ],
+        ),
+    ],
     # the keys derived from the lines 879688 (seasonal, after the summer solstice)
     "primary_kw": [
         (

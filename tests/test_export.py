@@ -147,6 +147,8 @@ def test_a_new_reading_changes_only_the_reading_views(fresh_db: str, tmp_path: P
         "v_reading_cast.csv",
         "v_reading_line.csv",
         "v_reading_hidden.csv",
+        "v_reading_nuclear.csv",
+        "v_reading_sign.csv",
         "README.md",  # the row counts
     }
 

@@ -588,7 +588,7 @@ def test_the_spool_spills_to_a_file_without_a_name(monkeypatch: pytest.MonkeyPat
     dbapi = sqlite3.connect(":memory:", isolation_level=None)
     spool = spool_module.Spool(dbapi)
     lines = tuple((p, 7, None) for p in range(1, 7))
-    row = (("q" * 100, "values", "789678", *["x"] * 10, "fixed", 1, None, 0, "冬至後"), lines)
+    row = (("q" * 100, "values", "789678", *["x"] * 10, "fixed", None, 1, None, 0, "冬至後"), lines)
     for _ in range(3000):
         spool.add(row)
     spool.finish()

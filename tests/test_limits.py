@@ -29,12 +29,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import cast_into, copy_db
-from sqlalchemy import inspect
+from helpers import cast_into, copy_db, seed_existing
 
 from yimao_db import check as doctor
 from yimao_db import db as dbmod
-from yimao_db import seeding
 from yimao_db.build import KILL_ENV, build, head_revision, upgrade
 from yimao_db.cli import main
 from yimao_db.db import ENV_VAR, writer_engine
@@ -190,9 +188,7 @@ def test_a_crash_during_build_leaves_the_previous_database(tmp_path: Path) -> No
     try:
         with engine.begin() as conn:
             upgrade(conn, "0003")
-            present = set(inspect(conn).get_table_names())
-            tables = seeding.compute_tables()
-            seeding.sync(conn, {t: r for t, r in tables.items() if t in present})
+            seed_existing(conn)
     finally:
         engine.dispose()
     cast_into(str(db), "789678", pillars=PILLARS)

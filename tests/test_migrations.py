@@ -21,12 +21,11 @@ from typing import Any
 import pytest
 from alembic import command
 from alembic.script import ScriptDirectory
-from helpers import cast_into
-from sqlalchemy import Connection, Engine, event, inspect, select, text
+from helpers import cast_into, seed_existing
+from sqlalchemy import Connection, Engine, event, select, text
 
 from yimao_db import build as buildmod
 from yimao_db import check as doctor
-from yimao_db import seeding
 from yimao_db.build import alembic_config, build, current_revision, head_revision
 from yimao_db.cli import main
 from yimao_db.db import writer_engine
@@ -34,6 +33,9 @@ from yimao_db.dialect import sqlite_schema_key
 from yimao_db.errors import DatabaseError
 from yimao_db.schema import metadata
 from yimao_db.schema.readings import KEY_COLUMNS
+from yimao_db.views import contract
+
+LATER_INPUTS = ("matter",)  # inputs of a reading added after revision 0003 (by 0006)
 
 READINGS_REVISION = "0003"  # the revision that creates reading and reading_line
 
@@ -76,20 +78,6 @@ def step(engine: Engine, direction: str) -> str | None:
         return current_revision(conn)
 
 
-def seed_existing(conn: Connection) -> None:
-    """Seed the tables this revision has (as far as its columns go): a build at an older
-    revision, made with today's rules."""
-    insp = inspect(conn)
-    names = set(insp.get_table_names())
-    tables = seeding.compute_tables()
-    present = {}
-    for name, rows in tables.items():
-        if name in names:
-            columns = {c["name"] for c in insp.get_columns(name)}
-            present[name] = [{k: v for k, v in r.items() if k in columns} for r in rows]
-    seeding.sync(conn, present)
-
-
 def db_at(path: Path, revision: str) -> str:
     """A database at ``revision``, seeded, stepped up one revision at a time."""
     db = str(path)
@@ -118,7 +106,7 @@ def reading_rows(db: str) -> dict[str, list[tuple[Any, ...]]]:
         columns = [
             name
             for _, name, *_ in con.execute("PRAGMA table_info(reading)")
-            if name not in KEY_COLUMNS
+            if name not in (*KEY_COLUMNS, *LATER_INPUTS)
         ]
         return {
             "reading": con.execute(
@@ -130,42 +118,26 @@ def reading_rows(db: str) -> dict[str, list[tuple[Any, ...]]]:
         con.close()
 
 
-class Charts(dict[str, list[dict[str, Any]]]):
-    """The chart views' rows of some readings, each row with the columns its revision has;
-    two are equal when every column both have agrees (a later revision adds columns)."""
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Charts) or set(self) != set(other):
-            return False
-        for view, rows in self.items():
-            theirs = other[view]
-            if len(rows) != len(theirs):
-                return False
-            for mine, their in zip(rows, theirs, strict=True):
-                common = set(mine) & set(their)
-                if not common or any(mine[c] != their[c] for c in common):
-                    return False
-        return True
-
-    __hash__ = None  # type: ignore[assignment]
+CHART_VIEWS = ("v_reading", "v_reading_line", "v_reading_hidden")
 
 
-def charts(db: str, ids: list[int]) -> Charts:
+def charts(db: str, ids: list[int]) -> list[list[tuple[Any, ...]]]:
+    """Each reading's chart as the chart views give it, in the columns of the first contract
+    version (every revision from 0003 on has them; later versions add columns)."""
+    first = contract.history()[0].views
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    con.row_factory = sqlite3.Row
-    marks = ", ".join("?" * len(ids))
     try:
-        return Charts(
-            {
-                view: [
-                    dict(r)
-                    for r in con.execute(
-                        f"SELECT * FROM {view} WHERE reading_id IN ({marks}) ORDER BY 1, 2", ids
-                    )
-                ]
-                for view in ("v_reading", "v_reading_line", "v_reading_hidden")
-            }
-        )
+        return [
+            [
+                row
+                for view in CHART_VIEWS
+                for row in con.execute(
+                    f"SELECT {', '.join(first[view])} FROM {view} WHERE reading_id = ? ORDER BY 2",
+                    (i,),
+                )
+            ]
+            for i in ids
+        ]
     finally:
         con.close()
 

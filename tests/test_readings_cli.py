@@ -42,8 +42,8 @@ def test_cast_prints_the_chart(capsys: pytest.CaptureFixture[str], fresh_db: str
     assert lines[0] == "Reading 1 · 2026-11-30T09:15:00+08:00 Asia/Shanghai · 小雪"
     assert lines[1] == "丙午年 己亥月 戊申日 丁巳時 · 旬空 寅卯 · 月建 亥"
     assert lines[2] == "水火既濟 之 澤雷隨 · 坎宮 三世 · moving 3,4 · 卦身 寅 · 世身 6"
-    rows = lines[4:]
-    assert len(rows) == 6  # line 6 first
+    rows = lines[4:10]
+    assert len(rows) == 6 and lines[10] == ""  # line 6 first, then the signs
     assert rows[0].split() == ["朱雀", "━━━", "━━━", "兄弟", "戊子水", "應"]
     assert rows[2].split()[:6] == ["玄武", "━━━", "━━━", "父母", "戊申金", "✕"]
     assert rows[2].endswith("→ 兄弟 丁亥水")
@@ -51,6 +51,13 @@ def test_cast_prints_the_chart(capsys: pytest.CaptureFixture[str], fresh_db: str
     assert "○" in rows[3] and "→ 官鬼 庚辰土 回頭克,化墓" in rows[3]
     assert rows[3].endswith("伏 妻財 戊午火")
     assert rows[5].split() == ["勾陳", "━━━━━━━", "子孫", "己卯木", "空"]
+    signs = lines[11:]
+    assert signs[0] == "Signs (line in brackets):"
+    assert signs[1] == "  world    世動 §8.14 (3) · 三刑自敝 §8.14 (3)"
+    assert signs[2] == "  bodies   卦身缺 §9.2"
+    assert signs[3] == "  between  間動 §10.2 (4) · 間生助 §10.3 (4) · 間鬼 §10.4 (5)"
+    assert signs[4].startswith("  lines    將來 §10.5 (1) · 吉神生 §7.9 (1) · 凶神化 §7.9 (2)")
+    assert signs[-1].endswith("已往 §10.5 (5) · 水制朱雀 §7.8 (6)")
 
 
 def test_cast_json_is_the_chart(capsys: pytest.CaptureFixture[str], fresh_db: str) -> None:
@@ -77,8 +84,32 @@ def test_cast_json_is_the_chart(capsys: pytest.CaptureFixture[str], fresh_db: st
             "stem": "戊",
             "branch": "午",
             "over_relative": "兄弟",  # the 飛神 己亥 水 in a 坎 (水) palace
+            "is_day_clash": 0,
+            **dict.fromkeys(
+                ("day_on", "day_generates", "day_helps", "day_controls", "day_combines"), 0
+            ),  # 火 controls the day's 申
+            "month_on": 0,
+            "month_generates": 0,
+            "month_helps": 0,
+            "month_controls": 1,  # the 亥 month's 水 controls 火
+            "month_combines": 0,
         }
     ]
+    assert [(s["sign"], s["position"]) for s in data["signs"][:4]] == [
+        ("世動", 3),
+        ("三刑自敝", 3),
+        ("卦身缺", None),
+        ("將來", 1),  # weightier first, then by line
+    ]
+    assert data["signs"][0] == {
+        "sign": "世動",
+        "position": 3,
+        "subject": "世",
+        "polarity": "中",
+        "weight": 5,
+        "passage": "8.14",
+        "basis": "book",
+    }
 
 
 def test_cast_forms(capsys: pytest.CaptureFixture[str], fresh_db: str, engine: Engine) -> None:

@@ -2,8 +2,8 @@
 
 The expected chart is :func:`yimao_db.rules.chart.chart`, computed from the rule functions
 alone (the same functions the rule tables are seeded from); ``v_reading``,
-``v_reading_line`` and ``v_reading_hidden`` assemble it by joins, so a wrong join shows up
-as a difference in a named column.
+``v_reading_line``, ``v_reading_hidden``, ``v_reading_nuclear`` and ``v_reading_sign``
+assemble it by joins, so a wrong join shows up as a difference in a named column or sign.
 """
 
 from __future__ import annotations
@@ -34,8 +34,12 @@ def engine(fresh_db: str) -> Iterator[Engine]:
     eng.dispose()
 
 
+MATTERS = ("功名", "財利", "獄訟", "憂患")
+ORDERED = ("v_reading_line", "v_reading_hidden", "v_reading_nuclear")
+
+
 def view_rows(engine: Engine, view: str, reading_id: int) -> list[dict[str, Any]]:
-    order = "" if view == "v_reading" else " ORDER BY position"
+    order = " ORDER BY position" if view in ORDERED else ""
     with engine.connect() as conn:
         rows = conn.execute(
             text(f"SELECT * FROM {view} WHERE reading_id = :id{order}"), {"id": reading_id}
@@ -53,6 +57,8 @@ def check(engine: Engine, values: str, c: Chart) -> None:
         hour_gz=c.hour_gz,
         najia_variant=c.najia_variant,
         half_year=c.half_year,
+        year_gz=c.year_gz,
+        matter=c.matter,
     )
     (head,) = view_rows(engine, "v_reading", c.reading_id)
     assert {k: head[k] for k in want.head} == want.head, values
@@ -68,6 +74,15 @@ def check(engine: Engine, values: str, c: Chart) -> None:
     assert len(hidden) == len(want.hidden)
     if hidden:
         assert set(hidden[0]) == {"reading_id", *want.hidden[0]}
+    nuclear = view_rows(engine, "v_reading_nuclear", c.reading_id)
+    assert [{k: r[k] for k in e} for r, e in zip(nuclear, want.nuclear, strict=True)] == list(
+        want.nuclear
+    ), values
+    assert set(nuclear[0]) == {"reading_id", *want.nuclear[0]}
+    signs = view_rows(engine, "v_reading_sign", c.reading_id)
+    assert sorted(({k: r[k] for k in r if k != "reading_id"} for r in signs), key=repr) == sorted(
+        want.signs, key=repr
+    ), values
 
 
 def test_random_casts_at_random_pillars(engine: Engine) -> None:
@@ -77,10 +92,13 @@ def test_random_casts_at_random_pillars(engine: Engine) -> None:
         day=st.sampled_from(SIXTY),
         month=st.sampled_from(BRANCHES),
         hour=st.none() | st.sampled_from(BRANCHES),
+        matter=st.none() | st.sampled_from(MATTERS),
     )
-    def run(values: str, day: str, month: str, hour: str | None) -> None:
+    def run(values: str, day: str, month: str, hour: str | None, matter: str | None) -> None:
         hour_gz = None if hour is None else spirits.hour_stem(day[0], hour) + hour
-        c = chart(cast(values, day=day, month=month, hour=hour_gz, db=engine), db=engine)
+        rid = cast(values, day=day, month=month, hour=hour_gz, matter=matter, db=engine)
+        c = chart(rid, db=engine)
+        assert c.matter == matter
         assert (c.day_gz, c.month_branch, c.hour_gz) == (day, month, hour_gz)
         check(engine, values, c)
 

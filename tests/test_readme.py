@@ -35,10 +35,11 @@ def test_every_option_is_mentioned_in_the_readme() -> None:
     assert missing == []
 
 
-def test_quick_start_has_two_commands() -> None:
+def test_quick_start_has_three_commands() -> None:
     block = README.split("## Quick start", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
     commands = [line for line in block.splitlines() if line and not line.startswith("#")]
     assert commands == [
         "pip install . && yimao build && yimao show 乾 && yimao cast 乾之姤 --at 2026-11-30T09:15",
         'pip install -e ".[test]" && pytest',
+        'pip install ".[web]" && yimao serve',
     ]

@@ -109,10 +109,15 @@ def test_row_counts(tables: Tables) -> None:
         "world_omen": 15,
         "body_condition": 13,
         "body_weight": 3,
-        "matter_preference": 17,
+        "matter_preference": 19,
         "between_use": 18,
         "line_role": 10,
         "line_aspect": 2,
+        "coin_face": 2,
+        "cast_method": 5,
+        "matter": 4,
+        "spirit_nature": 6,
+        "spirit_layer": 4,
     }
 
 
@@ -214,7 +219,13 @@ def test_spirit_attributes(tables: Tables) -> None:
     governs = {s: rows[(s,)]["governs"] for s in SPIRITS}
     assert governs == dict(zip(SPIRITS, "生言實虛殺計", strict=True))
     assert rows[("青龍",)]["trait"] == "仁" and rows[("青龍",)]["charge"] == "文事"
-    assert rows[("勾陳",)]["nature"] == "吉" and rows[("白虎",)]["nature"] == "凶"
+    natures = {r["spirit"]: (r["nature"], r["basis"]) for r in tables["spirit_nature"]}
+    assert natures["勾陳"] == ("吉", "book") and natures["白虎"] == ("凶", "book")
+    # the book never calls 朱雀, 騰蛇 or 玄武 凶: a decision, not the book's word
+    assert {s: natures[s] for s in ("朱雀", "騰蛇", "玄武")} == dict.fromkeys(
+        ("朱雀", "騰蛇", "玄武"), ("凶", "decision")
+    )
+    assert "nature" not in rows[("青龍",)]
     assert rows[("朱雀",)]["passage"] == "7.6" and rows[("勾陳",)]["passage"] == "7.3"
     assert "element" not in rows[("青龍",)] and "direction" not in rows[("青龍",)]
 
@@ -265,6 +276,8 @@ def test_matters(tables: Tables) -> None:
     assert ("獄訟", "want", "子孫") in prefs and ("憂患", "relief", "空") in prefs
     kinds = {r["item"]: r["item_kind"] for r in tables["matter_preference"]}
     assert kinds["貴人"] == "general" and kinds["白虎"] == "spirit" and kinds["空"] == "condition"
+    assert {("財利", "want", "天財"), ("財利", "want", "地財")} <= prefs  # §9.5 天地財
+    assert kinds["天財"] == kinds["地財"] == "shensha"
 
 
 def test_between_lines(tables: Tables) -> None:
@@ -282,7 +295,9 @@ def test_line_roles(tables: Tables) -> None:
     assert (1, "地") in roles and (6, "天") in roles
     assert {(3, "門戶"), (4, "門戶"), (4, "左鄰"), (1, "右鄰")} <= roles
     assert all(isinstance(r["position"], int) for r in tables["line_role"])
-    assert {r["yang"]: r["aspect"] for r in tables["line_aspect"]} == {1: "現", 0: "隱"}
+    # §10.5 with §2.3: 重 (the moving 9) shows 現, 交 (the moving 6) hides 隱; still lines
+    # have no aspect
+    assert {r["value"]: r["aspect"] for r in tables["line_aspect"]} == {9: "現", 6: "隱"}
 
 
 # --- no text of the book ---------------------------------------------------------------
@@ -409,6 +424,10 @@ def test_seed_variants_occur_in_the_seed() -> None:
 # --- labels.tsv --------------------------------------------------------------------------
 
 
+def read_tsv_names(name: str) -> list[str]:
+    return [r["name"] for r in read_tsv(name)]
+
+
 def test_labels_cover_the_vocabularies() -> None:
     f = facts()
     rows = read_tsv("labels")
@@ -427,7 +446,8 @@ def test_labels_cover_the_vocabularies() -> None:
     assert names["general"] == list(GENERALS)
     assert sorted(names["star"]) == sorted(f.stars)
     assert names["mansion"] == list(f.mansions)
-    assert len(rows) == 64 + 5 + 10 + 12 + 8 + 5 + 6 + 12 + 5 + 28
+    assert sorted(set(names["matter"])) == sorted(read_tsv_names("matter"))
+    assert len(rows) == 64 + 5 + 10 + 12 + 8 + 5 + 6 + 12 + 5 + 28 + 6  # two matters twice
 
 
 def test_label_values() -> None:

@@ -27,7 +27,7 @@ from yimao_db.present.table import terminal_text
 Handler = Callable[[argparse.Namespace], int]
 
 # yimao_db.commands.<name>, in the order they are listed by --help
-COMMAND_MODULES = ("core", "readings", "journal", "check", "schema", "data")
+COMMAND_MODULES = ("core", "readings", "journal", "check", "schema", "data", "serve")
 
 INTERRUPTED = 130  # 128 + SIGINT, as a shell reports it
 INTERNAL_ERROR = 70  # EX_SOFTWARE (sysexits.h)

@@ -274,10 +274,17 @@ def _readonly_uri(path: Path) -> str:
     as immutable instead.
     """
     uri = f"file:{quote(str(path))}?mode=ro"
-    wal = path.with_name(path.name + "-wal")
-    if not os.access(path.parent, os.W_OK) and not wal.exists():
+    if nothing_writes(path):
         uri += "&immutable=1"
     return uri
+
+
+def nothing_writes(path: Path) -> bool:
+    """True when no writer can be at work on the SQLite file at ``path``: its directory is
+    not writable (so no ``-wal`` file can be made beside it) and there is no ``-wal`` file.
+    Such a file may be read as immutable."""
+    wal = path.with_name(path.name + "-wal")
+    return not os.access(path.parent, os.W_OK) and not wal.exists()
 
 
 def reader_engine(db: str | URL | None = None) -> Engine:

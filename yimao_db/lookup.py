@@ -28,13 +28,30 @@ KIND_NAMES = {
     "generation": "generation 世",
     "stage": "stage 長生十二宮",
     "strength": "strength 旺相休囚死",
+    "matter": "matter asked about",
 }
 
 NAME_FORMS = (
     "or the name of an element, stem, branch, trigram, palace, relative, spirit, general, "
-    "star, mansion, 納音, generation, stage or strength (青龍, 青龙, 元武, 子, 角, 官鬼), in "
-    "traditional or simplified characters, a seed variant, pinyin (tones optional) or English"
+    "star, mansion, 納音, generation, stage, strength or matter (青龍, 青龙, 元武, 子, 角, 官鬼, "
+    "office), in traditional or simplified characters, a seed variant, pinyin (tones "
+    "optional) or English"
 )
+MATTER_FORMS = (
+    "a matter: office 功名, wealth 財利, lawsuit 獄訟 or worry 憂患 (traditional or simplified "
+    "characters, pinyin or English)"
+)
+
+
+def matter(names: Connection | HexagramNames, typed: str) -> str:
+    """The canonical matter (功名 財利 獄訟 憂患) ``typed`` names; UsageError if none."""
+    if isinstance(names, HexagramNames):
+        found = names.matters.get(normalise(typed))
+    else:
+        found = resolve(names, "matter", typed)
+    if found is None:
+        raise UsageError(f"unknown matter {typed!r}: expected {MATTER_FORMS}")
+    return found
 
 
 def resolve(conn: Connection, kind: str, typed: str) -> str | None:
@@ -123,7 +140,8 @@ def hexagram(conn: Connection, typed: str) -> int:
 
 
 class HexagramNames:
-    """Every hexagram spelling of ``name_alias`` with the hexagram's bits, read in three queries:
+    """Every hexagram spelling of ``name_alias`` with the hexagram's bits (and every spelling
+    of a matter), read in three queries:
     :meth:`bits` resolves exactly as :func:`hexagram` does, without a query per name (for
     ``yimao import``, which resolves many rows before it may write)."""
 
@@ -135,6 +153,10 @@ class HexagramNames:
         }
         rows = conn.execute(text("SELECT alias, canonical FROM name_alias WHERE kind = 'hexagram'"))
         self._by_alias = {str(alias): bits[int(kw)] for alias, kw in rows}
+        matters = conn.execute(
+            text("SELECT alias, canonical FROM name_alias WHERE kind = 'matter'")
+        )
+        self.matters = {str(alias): str(canonical) for alias, canonical in matters}
         self._memo: dict[str, str] = {}
         # pinyin spellings, for the candidates of a name that is none (read now: rows are
         # resolved after this connection is closed)

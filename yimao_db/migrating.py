@@ -7,8 +7,9 @@ calls these operations on alembic's ``op``:
 - :func:`create_views` / :func:`drop_views`: create the views in order, or drop them in
   reverse order;
 - :func:`replace_views`: ``replaces`` names, for each view, the revision whose ``VIEWS`` holds the
-  version being replaced; the old versions are dropped (dependants first) and the new ones
-  created; :func:`restore_views` undoes it for ``downgrade()``;
+  version being replaced (a view it does not name is new); the old versions are dropped
+  (dependants first) and the new ones created; :func:`restore_views` undoes it for
+  ``downgrade()``;
 - :func:`previous_views`: those old versions, for a revision that must drop them before it
   changes the tables they select from and create the new ones after.
 
@@ -49,14 +50,18 @@ def drop_views(op: Operations, views: Sequence[ViewSQL]) -> None:
 def previous_views(
     op: Operations, views: Sequence[ViewSQL], replaces: Mapping[str, str]
 ) -> list[ViewSQL]:
+    """The versions of ``views`` that ``replaces`` names; a view it does not name is new in
+    this revision and has no previous version."""
     script = op.get_context().script
     assert script is not None, "migrating needs a migration context with its script directory"
-    if set(replaces) != {v.name for v in views}:
+    if not set(replaces) <= {v.name for v in views}:
         raise ValueError(
             f"replaces names {sorted(replaces)}, the views are {[v.name for v in views]}"
         )
     found = []
     for view in views:
+        if view.name not in replaces:
+            continue
         revision = script.get_revision(replaces[view.name])
         assert revision is not None and revision.module is not None
         old = {v.name: v for v in revision.module.VIEWS}

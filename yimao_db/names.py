@@ -40,6 +40,7 @@ VOCABULARIES = {
     "general": ("general", "name"),
     "stage": ("stage", "name"),
     "strength": ("strength", "name"),
+    "matter": ("matter", "name"),
 }
 
 

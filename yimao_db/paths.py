@@ -1,7 +1,8 @@
-"""Where the migrations and seed directories live.
+"""Where the migrations and seed directories (and docs/queries.md) live.
 
-In a source checkout they sit beside the package (``migrations/``, ``seed/``); in an
-installed wheel they are shipped inside it as ``yimao_db/_migrations`` and ``yimao_db/_seed``.
+In a source checkout they sit beside the package (``migrations/``, ``seed/``,
+``docs/queries.md``); in an installed wheel they are shipped inside it as
+``yimao_db/_migrations``, ``yimao_db/_seed`` and ``yimao_db/_docs/queries.md``.
 """
 
 from __future__ import annotations
@@ -31,3 +32,9 @@ def seed_dir() -> Path:
 def seed_data_dir() -> Path:
     """The typed-in source facts (TSV files)."""
     return seed_dir() / "data"
+
+
+def queries_md_path() -> Path:
+    """The example queries (``yimao serve`` offers them as canned queries)."""
+    inside = _PACKAGE / "_docs" / "queries.md"
+    return inside if inside.is_file() else _PACKAGE.parent / "docs" / "queries.md"

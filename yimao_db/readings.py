@@ -1,8 +1,8 @@
 """Readings: cast six lines at a moment, store only the inputs, read the chart from the views.
 
 :func:`cast` validates everything first and then writes one reading in one transaction, so
-bad input writes nothing. :func:`chart` reads ``v_reading``, ``v_reading_line`` and
-``v_reading_hidden``; no derived value is computed in Python.
+bad input writes nothing. :func:`chart` reads ``v_reading``, ``v_reading_line``,
+``v_reading_hidden`` and ``v_reading_sign``; no derived value is computed in Python.
 """
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ from typing import Any, NamedTuple
 from sqlalchemy import Connection, Engine, insert, text
 from sqlalchemy.engine import URL
 
-from yimao_db import casting, dialect
+from yimao_db import casting, dialect, lookup
 from yimao_db.calendar.civiltime import default_tz, parse_at
 from yimao_db.calendar.moment import Moment, moment_from_pillars, moment_of, parse_pillars
 from yimao_db.db import driver_error, reader_engine, writer_engine
 from yimao_db.errors import UsageError
 from yimao_db.rules.chart import reading_keys
+from yimao_db.rules.signs import SIGNS
 from yimao_db.schema.readings import KEY_COLUMNS, MAX_ID, reading, reading_line
 from yimao_db.views import views
 from yimao_db.vocab import NAJIA_VARIANTS
@@ -66,6 +67,16 @@ class ChartLine:
     transform: str | None
     ganzhi: str
     changed_ganzhi: str | None
+    day_on: int
+    day_generates: int
+    day_helps: int
+    day_controls: int
+    day_combines: int
+    month_on: int
+    month_generates: int
+    month_helps: int
+    month_controls: int
+    month_combines: int
 
 
 @dataclass(frozen=True)
@@ -84,6 +95,30 @@ class HiddenLine:
     stem: str
     branch: str
     over_relative: str
+    is_day_clash: int
+    day_on: int
+    day_generates: int
+    day_helps: int
+    day_controls: int
+    day_combines: int
+    month_on: int
+    month_generates: int
+    month_helps: int
+    month_controls: int
+    month_combines: int
+
+
+@dataclass(frozen=True)
+class ChartSign:
+    """A row of v_reading_sign (without reading_id): a judgment that fires for the reading."""
+
+    sign: str
+    position: int | None
+    subject: str
+    polarity: str
+    weight: int
+    passage: str | None
+    basis: str
 
 
 @dataclass(frozen=True)
@@ -124,18 +159,24 @@ class Chart:
     changed_bits: str | None
     primary_short_name: str
     changed_short_name: str | None
+    year_relative: str | None
+    month_relative: str
+    day_relative: str
+    hour_relative: str | None
+    matter: str | None
     outcome: str | None
     outcome_on: str | None
     note_count: int
     tag_count: int
     lines: tuple[ChartLine, ...]
     hidden: tuple[HiddenLine, ...]
+    signs: tuple[ChartSign, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
-        """The chart as JSON-ready data: lines and hidden spirits as lists of dicts."""
+        """The chart as JSON-ready data: lines, hidden spirits and signs as lists of dicts."""
         data = asdict(self)
-        data["lines"] = list(data["lines"])
-        data["hidden"] = list(data["hidden"])
+        for part in PARTS:
+            data[part] = list(data[part])
         return data
 
 
@@ -150,19 +191,35 @@ CHART_QUERIES = (
     _chart_query("v_reading"),
     _chart_query("v_reading_line", " ORDER BY position"),
     _chart_query("v_reading_hidden", " ORDER BY position"),
+    _chart_query("v_reading_sign"),
 )
+
+
+PARTS = ("lines", "hidden", "signs")  # the fields of Chart read from other views
+
+
+def sign_order(sign: ChartSign) -> tuple[int, int, int]:
+    """Weightier signs first, then by line (the whole reading before line 1), then in the
+    order of the catalogue (the same on every backend, whatever its collation)."""
+    return (-sign.weight, sign.position or 0, CATALOGUE[sign.sign])
+
+
+CATALOGUE = {s.name: i for i, s in enumerate(SIGNS)}
 
 
 def read_chart(conn: Connection, reading_id: int) -> Chart:
     """The chart of one reading: three queries in one snapshot, on the driver's own cursor
     (a chart is read often; the columns arrive in the order of the classes' fields)."""
-    head_sql, lines_sql, hidden_sql = (dialect.named_params(conn, q) for q in CHART_QUERIES)
+    head_sql, lines_sql, hidden_sql, signs_sql = (
+        dialect.named_params(conn, q) for q in CHART_QUERIES
+    )
     params = {"id": reading_id}
     try:
         with dialect.snapshot(conn) as cursor:
             head = cursor.execute(head_sql, params).fetchone()
             lines = cursor.execute(lines_sql, params).fetchall()
             hidden = cursor.execute(hidden_sql, params).fetchall()
+            signs = cursor.execute(signs_sql, params).fetchall()
     except Exception as exc:  # the driver's own, raised outside SQLAlchemy
         raise driver_error(conn, exc) from exc
     if head is None:
@@ -172,6 +229,7 @@ def read_chart(conn: Connection, reading_id: int) -> Chart:
         **dict(zip(columns, head, strict=True)),
         lines=tuple(ChartLine(*row[1:]) for row in lines),
         hidden=tuple(HiddenLine(*row[1:]) for row in hidden),
+        signs=tuple(sorted((ChartSign(*row[1:]) for row in signs), key=sign_order)),
     )
 
 
@@ -182,6 +240,7 @@ class CastRequest(NamedTuple):
     moment: Moment
     question: str | None
     najia_variant: str
+    matter: str | None = None  # canonical: 功名 財利 獄訟 憂患
 
 
 def make_moment(
@@ -255,6 +314,15 @@ def check_question(question: str | None) -> str | None:
     return check_text(question, "the question")
 
 
+def check_matter(matter: Any) -> str:
+    """The matter as typed, refused if it is not text (an import row may hold a number)."""
+    if not isinstance(matter, str):
+        raise UsageError(
+            f"the matter must be text, got {type(matter).__name__}: expected {lookup.MATTER_FORMS}"
+        )
+    return matter
+
+
 def prepare(
     names: casting.Names,
     lines: str | None = None,
@@ -265,6 +333,7 @@ def prepare(
     moment: Moment,
     question: str | None = None,
     najia: str = "fixed",
+    matter: str | None = None,
 ) -> CastRequest:
     """Validate a cast (names resolve through ``names``, a connection or a loaded
     :class:`~yimao_db.lookup.HexagramNames`); raises UsageError, writes nothing."""
@@ -278,6 +347,7 @@ def prepare(
             "the seasonal najia needs the half-year, which only a date-time gives (--at)"
         )
     question = check_question(question)
+    matter_name = None if matter is None else lookup.matter(names, check_matter(matter))
     if random:
         if moving:
             raise UsageError("moving lines go with a hexagram name, not with --random")
@@ -288,7 +358,7 @@ def prepare(
         cast_ = casting.from_coins(coins)
     else:
         cast_ = casting.parse(names, str(lines), moving)
-    return CastRequest(cast_, moment, question, najia)
+    return CastRequest(cast_, moment, question, najia, matter_name)
 
 
 # The columns :func:`reading_rows` fills, in its order; ``id`` and ``created_at`` are added
@@ -309,6 +379,7 @@ READING_COLUMNS = (
     "half_year",
     "early_rat",
     "najia_variant",
+    "matter",
     *KEY_COLUMNS,
 )
 LINE_COLUMNS = ("position", "value", "coins")  # reading_line, without reading_id
@@ -341,6 +412,7 @@ def reading_rows(request: CastRequest) -> Rows:
         m.half_year,
         int(m.early_rat),
         request.najia_variant,
+        request.matter,
         keys.primary_kw,
         keys.changed_kw,
         keys.moving_mask,
@@ -409,10 +481,14 @@ def cast(
     early_rat: bool = False,
     najia: str = "fixed",
     question: str | None = None,
+    matter: str | None = None,
     db: str | URL | Engine | Connection | None = None,
 ) -> int:
     """Cast and store a reading; returns its id. Bad input raises UsageError, writes nothing.
-    On a Connection the reading is stored in the caller's transaction."""
+    On a Connection the reading is stored in the caller's transaction.
+
+    ``matter`` is the kind of matter asked about (§9.5: office, wealth, lawsuit or worry, in
+    any spelling ``name_alias`` accepts); its signs join the chart."""
     moment = make_moment(
         at=at,
         tz=tz,
@@ -433,6 +509,7 @@ def cast(
             moment=moment,
             question=question,
             najia=najia,
+            matter=matter,
         )
         return store(conn, request)
 

@@ -80,34 +80,57 @@ def _key(table: Table, row: Mapping[str, Any]) -> tuple[Any, ...]:
     return tuple(row[c.name] for c in table.primary_key.columns)
 
 
+def _referenced() -> set[str]:
+    """The tables some foreign key points to."""
+    return {fk.column.table.name for t in metadata.tables.values() for fk in t.foreign_keys}
+
+
 def sync(conn: Connection, tables: Tables) -> SyncReport:
-    """Make the database's seeded tables equal ``tables``, touching only what differs."""
+    """Make the database's seeded tables equal ``tables``, touching only what differs.
+
+    Only the columns the rows give are read and written (a database at an older revision
+    is seeded with rows cut down to its columns). Rows are inserted and updated parents
+    first and deleted children last, so that no
+    foreign key is ever left dangling; the stale rows of a table no foreign key points to
+    are deleted before its other rows change, so that a row moving into the unique value a
+    stale row holds (``meta_column.ordinal`` when a column is dropped) does not collide.
+    """
     report = SyncReport()
     ordered = list(seeded_tables(tables))
+    referenced = _referenced()
     stale: dict[str, list[tuple[Any, ...]]] = {}
     for table in ordered:
         wanted = {_key(table, r): r for r in tables[table.name]}
-        current = {_key(table, dict(r)): dict(r) for r in conn.execute(select(table)).mappings()}
+        columns = [c for c in table.columns if not wanted or c.name in next(iter(wanted.values()))]
+        current = {_key(table, dict(r)): dict(r) for r in conn.execute(select(*columns)).mappings()}
+        gone = sorted(current.keys() - wanted.keys())
+        early = table.name not in referenced
+        if early:
+            _delete(conn, table, gone)
         new = [wanted[k] for k in wanted.keys() - current.keys()]
-        changed = [
-            wanted[k]
-            for k in wanted.keys() & current.keys()
-            if any(current[k][c] != v for c, v in wanted[k].items())
+        changed = [  # in the order of the computed rows (a column's ordinal moving down)
+            row
+            for k, row in wanted.items()
+            if k in current and any(current[k][c] != v for c, v in row.items())
         ]
         if new:
             conn.execute(table.insert(), new)
         for row in changed:
             conn.execute(table.update().where(_match(table, row)).values(row))
-        stale[table.name] = sorted(current.keys() - wanted.keys())
+        stale[table.name] = [] if early else gone
         report.inserted[table.name] = len(new)
         report.updated[table.name] = len(changed)
+        report.deleted[table.name] = len(gone)
         report.rows[table.name] = len(wanted)
     for table in reversed(ordered):
-        for key in stale[table.name]:
-            row = dict(zip([c.name for c in table.primary_key.columns], key, strict=True))
-            conn.execute(table.delete().where(_match(table, row)))
-        report.deleted[table.name] = len(stale[table.name])
+        _delete(conn, table, stale[table.name])
     return report
+
+
+def _delete(conn: Connection, table: Table, keys: list[tuple[Any, ...]]) -> None:
+    for key in keys:
+        row = dict(zip([c.name for c in table.primary_key.columns], key, strict=True))
+        conn.execute(table.delete().where(_match(table, row)))
 
 
 def _match(table: Table, row: Mapping[str, Any]) -> Any:

@@ -27,3 +27,14 @@ MOVING_MARKS = {9: "○", 6: "✕"}
 # What happened after a reading (應驗), as the journal records it; ``none`` in a filter
 # means a reading with no outcome recorded.
 VERDICTS = ("hit", "miss", "partial")
+
+# The signs (yimao_db.rules.signs): their polarity, where a chart lists them, what they speak
+# of, and the places a line holds in its hexagram for them.
+AUSPICIOUS, INAUSPICIOUS, NEUTRAL = "吉", "凶", "中"
+SIGN_POLARITIES = (AUSPICIOUS, INAUSPICIOUS, NEUTRAL)
+SIGN_GROUPS = ("world", "bodies", "between", "lines")
+SIGN_SUBJECTS = (
+    *("世", "應", "世應", "卦身", "世身", "間爻"),
+    *("line", "hexagram", "spirit", "star", "mansion"),
+)
+LINE_PLACES = ("世", "應", "間", "卦身", "世身", "身前", "身後")  # 身前/身後: after/before the 世身

@@ -5,7 +5,7 @@ one per reading) and reading_tag, each keyed by the reading and deleted with it.
 gains the outcome, its day and how many notes and tags a reading has.
 
 Revision ID: 0007
-Revises: 0005
+Revises: 0006
 """
 
 from collections.abc import Sequence
@@ -17,7 +17,7 @@ from yimao_db import migrating
 from yimao_db.migrating import ViewSQL
 
 revision: str = "0007"
-down_revision: str | None = "0005"
+down_revision: str | None = "0006"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
@@ -35,6 +35,8 @@ SELECT r.id AS reading_id, r.question, r.cast_at, r.tz,
        r.created_at, r.method, r.cast_input, r.month_branch, r.solar_term, r.half_year,
        r.early_rat, r.najia_variant, p.bits AS primary_bits, c.bits AS changed_bits,
        p.short_name AS primary_short_name, c.short_name AS changed_short_name,
+       yr.relative AS year_relative, mr.relative AS month_relative,
+       dr.relative AS day_relative, hr.relative AS hour_relative, r.matter,
        o.verdict AS outcome, o.happened_on AS outcome_on,
        (SELECT COUNT(*) FROM reading_note n WHERE n.reading_id = r.id) AS note_count,
        (SELECT COUNT(*) FROM reading_tag t WHERE t.reading_id = r.id) AS tag_count
@@ -45,12 +47,23 @@ LEFT JOIN generation g ON g.ordinal = p.generation
 LEFT JOIN hexagram_pattern hp ON hp.king_wen = r.primary_kw
 LEFT JOIN hexagram c ON c.king_wen = r.changed_kw
 LEFT JOIN moving_lines ml ON ml.mask = r.moving_mask
+LEFT JOIN trigram pt ON pt.name = p.palace
+LEFT JOIN ganzhi yg ON yg.name = r.year_gz
+LEFT JOIN ganzhi hg ON hg.name = r.hour_gz
+LEFT JOIN branch yb ON yb.name = yg.branch
+LEFT JOIN branch mb ON mb.name = r.month_branch
+LEFT JOIN branch db ON db.name = d.branch
+LEFT JOIN branch hb ON hb.name = hg.branch
+LEFT JOIN element_relation yr ON yr.me = pt.element AND yr.other = yb.element
+LEFT JOIN element_relation mr ON mr.me = pt.element AND mr.other = mb.element
+LEFT JOIN element_relation dr ON dr.me = pt.element AND dr.other = db.element
+LEFT JOIN element_relation hr ON hr.me = pt.element AND hr.other = hb.element
 LEFT JOIN reading_outcome o ON o.reading_id = r.id
 """,
     ),
 )
 REPLACES = {
-    "v_reading": "0005",
+    "v_reading": "0006",
 }
 
 

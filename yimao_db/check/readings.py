@@ -56,6 +56,7 @@ from sqlalchemy import Connection, bindparam, inspect, text
 from yimao_db import casting, dialect
 from yimao_db.calendar import moment
 from yimao_db.check.problems import Capped, CheckReport, Progress, format_key
+from yimao_db.check.signs import sign_problems
 from yimao_db.errors import UsageError
 from yimao_db.rules import chart as chart_rules
 from yimao_db.rules.chart import reading_keys
@@ -569,7 +570,8 @@ def name_rows(conn: Connection, found: Capped) -> None:
 
 
 CHART_INPUTS = """
-SELECT r.id, l.vals, r.day_gz, r.month_branch, r.hour_gz, r.najia_variant, r.half_year
+SELECT r.id, l.vals, r.day_gz, r.month_branch, r.hour_gz, r.najia_variant, r.half_year,
+       r.year_gz, r.matter
 FROM reading r JOIN LINES l ON l.reading_id = r.id
 WHERE r.id IN :ids
 """.replace("LINES", LINES)
@@ -606,8 +608,9 @@ def check_charts(conn: Connection, ids: list[int], report: CheckReport) -> None:
                         order=rid,
                     )
     report.problems.extend(found.problems())
+    report.problems.extend(sign_problems(conn, ids))
     report.checked.append(
-        f"the charts of {len(ids)} readings against the rules (one per day and hexagram)"
+        f"the charts and signs of {len(ids)} readings against the rules (one per day and hexagram)"
     )
 
 
@@ -620,6 +623,8 @@ def chart_differences(
     hour_gz: Any,
     variant: Any,
     half_year: Any,
+    year_gz: Any,
+    matter: Any,
 ) -> list[str]:
     """Where the chart the views give reading ``rid`` differs from the rules' chart of its
     inputs (nothing is compared when the inputs themselves are broken: those problems are
@@ -630,7 +635,7 @@ def chart_differences(
     if values is None or day_gz not in _sixty() or variant not in NAJIA_VARIANTS:
         return []
     try:
-        want = oracle(values, day_gz, month_branch, hour_gz, variant, half_year)
+        want = oracle(values, day_gz, month_branch, hour_gz, variant, half_year, year_gz, matter)
     except (KeyError, ValueError, IndexError):
         return []  # a month branch or an hour that is not one: reported elsewhere
     got = asdict(read_chart(conn, rid))
@@ -661,6 +666,8 @@ def oracle(
     hour_gz: str | None,
     variant: str,
     half_year: str | None,
+    year_gz: str | None = None,
+    matter: str | None = None,
 ) -> chart_rules.Chart:
     return chart_rules.chart(
         values,
@@ -669,4 +676,6 @@ def oracle(
         hour_gz=hour_gz,
         najia_variant=variant,
         half_year=half_year,
+        year_gz=year_gz,
+        matter=matter,
     )

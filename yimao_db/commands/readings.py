@@ -93,6 +93,7 @@ def _cast(args: argparse.Namespace, conn: Connection) -> int:
         early_rat=args.early_rat,
         najia=args.najia,
         question=args.question,
+        matter=args.matter,
         db=conn,
     )
 
@@ -268,6 +269,11 @@ def register(sub: SubParsers) -> None:
         help="najia table: fixed (default) or seasonal 二老時遷 (§4.3)",
     )
     p.add_argument("--question", help="the question, stored verbatim")
+    p.add_argument(
+        "--matter",
+        help="what the question is about (§9.5): office, wealth, lawsuit or worry "
+        "(功名 財利 獄訟 憂患); its signs join the chart",
+    )
     p.add_argument("--json", action="store_true", help="print the chart as JSON")
     db_option(p)
     p.set_defaults(handler=cmd_cast)
@@ -305,7 +311,7 @@ def register(sub: SubParsers) -> None:
     p.set_defaults(handler=cmd_readings)
 
     p = sub.add_parser("import", help="store readings from CSV or JSON Lines in one transaction")
-    p.add_argument("file", help="CSV or JSON Lines with columns lines, at, tz, question")
+    p.add_argument("file", help="CSV or JSON Lines with columns lines, at, tz, question, matter")
     p.add_argument(
         "--ids", action="store_true", help="print the new ids, one per line (summary on stderr)"
     )

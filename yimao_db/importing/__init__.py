@@ -94,11 +94,13 @@ def _cast_text(value: Any) -> str:
 
 
 def _prepare_row(names: HexagramNames, values: import_files.Values, notes: list[str]) -> Rows:
-    lines, at, tz, question = values
+    lines, at, tz, question, matter = values
     cast_text = _cast_text(lines)
     moment = make_moment(at=_text(at), tz=_text(tz), notes=notes)
     question = None if question is None or question == "" else question
-    return reading_rows(prepare(names, cast_text, moment=moment, question=question))
+    matter = None if matter is None or matter == "" else matter
+    request = prepare(names, cast_text, moment=moment, question=question, matter=matter)
+    return reading_rows(request)
 
 
 def _prepare_file(
@@ -227,13 +229,13 @@ def import_file(
     """Store every reading of a CSV or JSON Lines file in one transaction; returns the ids.
 
     Columns ``lines`` (any cast form; coins as ``2,1,3,0,2,2``), ``at`` (ISO date-time,
-    default now), ``tz`` (default ``$YIMAO_TZ``, else Asia/Shanghai) and ``question``; other
-    columns are ignored. Every row is validated, and its moment computed, before the write
-    transaction begins: a bad row is reported by its number (``row 3``; the CSV header is not
-    counted) and nothing is written. ``progress`` is called now and then; ``done`` right after the
-    commit, with the ids, while Ctrl-C is ignored (see the module docstring). What was
-    assumed about a row's date-time (a date without a time) is appended to ``notes``
-    (``row 1: no time given; …``).
+    default now), ``tz`` (default ``$YIMAO_TZ``, else Asia/Shanghai), ``question`` and
+    ``matter`` (office, wealth, lawsuit or worry, any spelling); other columns are ignored.
+    Every row is validated, and its moment computed, before the write transaction begins: a
+    bad row is reported by its number (``row 3``; the CSV header is not counted) and nothing
+    is written. ``progress`` is called now and then; ``done`` right after the commit, with the
+    ids, while Ctrl-C is ignored (see the module docstring). What was assumed about a row's
+    date-time (a date without a time) is appended to ``notes`` (``row 1: no time given; …``).
     """
     path = Path(path)
     names = _hexagram_names(db)

@@ -27,14 +27,14 @@ from typing import IO, Any
 
 from yimao_db.errors import UsageError
 
-COLUMNS = ("lines", "at", "tz", "question")
+COLUMNS = ("lines", "at", "tz", "question", "matter")
 JSON_SUFFIXES = (".jsonl", ".ndjson", ".json")
 BOM = b"\xef\xbb\xbf"
 # The longest CSV field read: SQLite's default limit on a value (SQLITE_MAX_LENGTH, in bytes;
 # PostgreSQL's is about the same). A value near it is refused by the database, not the parser.
 FIELD_LIMIT = 1_000_000_000
 
-Values = tuple[Any, Any, Any, Any]  # lines, at, tz, question as found (None when absent)
+Values = tuple[Any, ...]  # the COLUMNS as found, in their order (None when absent)
 Row = tuple[int, int, Values]  # row number, file line, values
 
 
@@ -91,7 +91,7 @@ def _json_rows(raw: IO[bytes]) -> Iterator[Row]:
             raise UsageError(
                 f"{label(number, line_no)}: expected a JSON object with keys {', '.join(COLUMNS)}"
             )
-        yield number, line_no, (obj.get("lines"), obj.get("at"), obj.get("tz"), obj.get("question"))
+        yield number, line_no, tuple(obj.get(name) for name in COLUMNS)
 
 
 @contextmanager
@@ -174,11 +174,7 @@ def _csv_rows(raw: IO[bytes], path: Path) -> Iterator[Row]:
                     raise UsageError(f"{label(number, line_no)}: not UTF-8 text")
                 if len(record) < width + 1:
                     record += [None] * (width + 1 - len(record))  # type: ignore[list-item]
-                yield (
-                    number,
-                    line_no,
-                    (record[picks[0]], record[picks[1]], record[picks[2]], record[picks[3]]),
-                )
+                yield number, line_no, tuple(record[i] for i in picks)
         except _CsvError as exc:
             where = (
                 f"line {exc.line} (the header)" if header is None else label(number + 1, exc.line)

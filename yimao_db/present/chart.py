@@ -5,6 +5,7 @@ The question is stored verbatim; here it (like every other stored text) is print
 
 from __future__ import annotations
 
+from yimao_db.present.signs import render_signs
 from yimao_db.present.table import pad, terminal_layout
 from yimao_db.readings import Chart, ChartLine
 from yimao_db.vocab import MOVING_MARKS, YANG_BAR, YIN_BAR
@@ -45,6 +46,8 @@ def render_chart(chart: Chart) -> str:
     out = [f"Reading {chart.reading_id} · {when}"]
     if chart.question:
         out.append(f"Question: {chart.question}")
+    if chart.matter:
+        out.append(f"Matter: {chart.matter}")
     out += [
         f"{pillars} · 旬空 {chart.void_branches} · 月建 {chart.month_branch}",
         f"{title} · {chart.palace}宮 {chart.generation_name}"
@@ -68,4 +71,5 @@ def render_chart(chart: Chart) -> str:
         if h:
             row += f"   伏 {h.relative} {h.ganzhi}{h.element}"
         out.append(row.rstrip())
+    out += render_signs(chart.signs)
     return terminal_layout(out)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from yimao_db.meta import Row, meta_rows, seed_passages, sort_key
+from yimao_db.present.sign_doc import signs_md_path, with_catalogue
 from yimao_db.schema.meta import SECTIONS
 from yimao_db.views import contract, views
 
@@ -127,11 +128,51 @@ def with_view_columns(text_: str) -> str:
     return _GENERATED.sub(lambda m: m[1] + view_columns_markdown(m[2]) + m[4], text_)
 
 
+# datasette's sort for a view (a table is shown in its key order): the view's first key
+# column; rows that tie keep the order of the view's join (the tables' keys in SQLite)
+VIEW_SORT = {
+    "v_ganzhi": ("sort", "ordinal"),
+    "v_reading": ("sort_desc", "reading_id"),
+    "v_month_spirit_branch": ("sort", "month_branch"),
+    "v_passage_citation": ("sort", "chapter_no"),
+}
+DEFAULT_VIEW_SORT = ("sort", "king_wen")  # v_hexagram, v_line, v_hidden, v_hexagram_pattern
+# columns worth a facet wherever they appear (at most MAX_FACETS per table, in this order)
+FACET_COLUMNS = (
+    "palace",
+    "generation_name",
+    "relative",
+    "spirit",
+    "sign",
+    "primary_name",
+    "hexagram_name",
+    "table_name",
+    "chapter",
+    "basis",
+)
+MAX_FACETS = 3
+
+
+def _browsing(name: str, kind: str, column_names: Sequence[str]) -> dict[str, Any]:
+    """A table's sort order and facets for datasette."""
+    found: dict[str, Any] = {}
+    facets = [c for c in FACET_COLUMNS if c in column_names][:MAX_FACETS]
+    if facets:
+        found["facets"] = facets
+    if kind == "view":
+        key, column = VIEW_SORT.get(name, DEFAULT_VIEW_SORT)
+        if column not in column_names:  # a view without king_wen: its first column
+            key, column = "sort", column_names[0]
+        found[key] = column
+    return found
+
+
 def datasette_metadata(
     tables: Sequence[Row], columns: Sequence[Row], database: str = "yimao"
 ) -> dict[str, Any]:
     """A datasette ``metadata.json``: title, description, source, license, and every
-    table's and view's description and column descriptions under ``databases.DATABASE``."""
+    table's and view's description, column descriptions, sort order (views) and facets
+    under ``databases.DATABASE``."""
     by_table: dict[str, dict[str, str]] = {}
     for c in sorted(columns, key=lambda c: (c["table_name"], c["ordinal"])):
         by_table.setdefault(c["table_name"], {})[c["column_name"]] = c["description"]
@@ -149,6 +190,7 @@ def datasette_metadata(
                     t["name"]: {
                         "description": t["description"],
                         "columns": by_table.get(t["name"], {}),
+                        **_browsing(t["name"], t["kind"], list(by_table.get(t["name"], {}))),
                     }
                     for t in sorted(tables, key=sort_key)
                 },
@@ -175,7 +217,8 @@ def readings_md_path() -> Path:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m yimao_db.present.schema_doc [PATH]``: write ``docs/schema.md`` (or PATH),
-    and bring the generated column tables of ``docs/readings.md`` up to date."""
+    and bring the generated column tables of ``docs/readings.md`` and the catalogue of
+    ``docs/signs.md`` up to date."""
     args = list(sys.argv[1:] if argv is None else argv)
     target = Path(args[0]) if args else default_markdown_path()
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -187,6 +230,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             with_view_columns(readings.read_text(encoding="utf-8")), encoding="utf-8"
         )
         sys.stdout.write(f"updated the view columns of {readings}\n")
+    signs = signs_md_path(target)
+    if not args and signs.exists():
+        signs.write_text(with_catalogue(signs.read_text(encoding="utf-8")), encoding="utf-8")
+        sys.stdout.write(f"updated the catalogue of {signs}\n")
     return 0
 
 

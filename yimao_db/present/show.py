@@ -116,7 +116,7 @@ def _sorted_rows(
     return sorted(rows, key=lambda r: _order(conn, table, r))
 
 
-def _related(conn: Connection, kind: str, table: Table, row: dict[str, Any]) -> list[Any]:
+def related_rows(conn: Connection, kind: str, table: Table, row: dict[str, Any]) -> list[Any]:
     """Every rule and symbol table's rows that refer to ``row`` of ``table``."""
     found = []
     for other in cited_tables():
@@ -180,7 +180,7 @@ def entity_data(conn: Connection, kind: str, name: str) -> dict[str, Any]:
         "row": row,
         "aliases": [dict(a) for a in aliases.mappings()],
         "notes": _notes(conn, kind, name),
-        "related": _related(conn, kind, table, row),
+        "related": related_rows(conn, kind, table, row),
     }
 
 

@@ -2,10 +2,10 @@
 
 :func:`reading_keys` gives the keys a reading stores with its lines (primary and changed
 hexagram, moving-line mask, najia half); :func:`chart` gives every value the chart views
-``v_reading``, ``v_reading_line`` and ``v_reading_hidden`` derive, keyed by their column
-names. The views compute the same by joining the rule tables seeded from these functions;
-the tests compare the two on random readings and ``yimao check`` uses them to verify
-stored readings.
+``v_reading``, ``v_reading_line``, ``v_reading_hidden``, ``v_reading_nuclear`` and
+``v_reading_sign`` derive, keyed by their column names. The views compute the same by
+joining the rule tables seeded from these functions; the tests compare the two on random
+readings and ``yimao check`` uses them to verify stored readings.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from yimao_db.facts import facts
-from yimao_db.rules import day_month, spirits, transforms
+from yimao_db.rules import day_month, signs, spirits, transforms
 from yimao_db.rules.dusk import dusk_mansion
 from yimao_db.rules.elements import relative
 from yimao_db.rules.ganzhi import ordinal_of, void_branches
@@ -29,6 +29,7 @@ from yimao_db.rules.hexagrams import (
 )
 from yimao_db.rules.lines import is_moving, mask_lines, moving_mask
 from yimao_db.rules.najia import line_stem_branch, table_half
+from yimao_db.rules.reading_signs import reading_signs
 from yimao_db.vocab import SEASONAL
 
 Row = dict[str, Any]
@@ -61,6 +62,27 @@ class Chart:
     head: Row  # the derived columns of v_reading
     lines: tuple[Row, ...]  # v_reading_line without reading_id, line 1 first
     hidden: tuple[Row, ...]  # v_reading_hidden without reading_id, by position
+    nuclear: tuple[Row, ...] = ()  # v_reading_nuclear without reading_id, line 1 first
+    signs: tuple[Row, ...] = ()  # v_reading_sign without reading_id, in no particular order
+
+
+BEARINGS = ("on", "generates", "helps", "controls", "combines")
+
+
+def bearing_columns(day_branch: str, month_branch: str, branch: str) -> Row:
+    """How the day and the month bear on ``branch``: day_on … month_combines."""
+    out: Row = {}
+    for side, actor in (("day", day_branch), ("month", month_branch)):
+        b = day_month.bearing(actor, branch)
+        flags = (b.is_on, b.generates, b.helps, b.controls, b.combines)
+        out.update(
+            {f"{side}_{name}": int(flag) for name, flag in zip(BEARINGS, flags, strict=True)}
+        )
+    return out
+
+
+def _relative_of(palace_element: str, branch: str | None) -> str | None:
+    return None if branch is None else relative(palace_element, facts().branch_element[branch])
 
 
 def _ganzhi(bits: str, position: int, half: str) -> tuple[str, str]:
@@ -75,8 +97,11 @@ def chart(
     hour_gz: str | None = None,
     najia_variant: str = "fixed",
     half_year: str | None = None,
+    year_gz: str | None = None,
+    matter: str | None = None,
 ) -> Chart:
-    """Every derived value of the chart of ``values`` cast at the given moment."""
+    """Every derived value of the chart of ``values`` cast at the given moment, asking
+    about ``matter`` (功名 財利 獄訟 憂患 or None)."""
     f = facts()
     keys = reading_keys(values, najia_variant, half_year)
     table = hexagrams()
@@ -116,6 +141,11 @@ def chart(
             str(p) for p in gua_shen_positions(branches, primary.gua_shen)
         ),
         "shi_shen_line": primary.shi_shen_line,
+        "year_relative": _relative_of(primary.palace_element, year_gz[1] if year_gz else None),
+        "month_relative": _relative_of(primary.palace_element, month_branch),
+        "day_relative": _relative_of(primary.palace_element, day_branch),
+        "hour_relative": _relative_of(primary.palace_element, hour_branch),
+        "matter": matter,
     }
 
     lines = []
@@ -154,6 +184,7 @@ def chart(
             "changed_relative": None,
             "changed_ganzhi": None,
             "transform": None,
+            **bearing_columns(day_branch, month_branch, line.branch),
         }
         if changed is not None and is_moving(value):
             c_stem, c_branch = _ganzhi(changed.bits, p, half)
@@ -191,6 +222,44 @@ def chart(
                 "branch": spirit.branch,
                 "over_relative": primary.lines[p - 1].relative,
                 **against_day_and_month(spirit.branch),
+                "is_day_clash": int(day_month.is_day_clash(day_branch, spirit.branch)),
+                **bearing_columns(day_branch, month_branch, spirit.branch),
             }
         )
-    return Chart(head, tuple(lines), tuple(hidden))
+    nuclear_hexagram = table[nuclear_bits(primary.bits)]
+    nuclear = []
+    for line in nuclear_hexagram.lines:
+        stem, _ = _ganzhi(nuclear_hexagram.bits, line.position, half)
+        nuclear.append(
+            {
+                "position": line.position,
+                "nuclear_king_wen": nuclear_hexagram.king_wen,
+                "stem": stem,
+                "branch": line.branch,
+                "ganzhi": stem + line.branch,
+                "element": line.element,
+                "relative": relative(primary.palace_element, line.element),
+            }
+        )
+    fired = reading_signs(
+        values,
+        day_gz=day_gz,
+        month_branch=month_branch,
+        hour_gz=hour_gz,
+        najia_half=half,
+        matter=matter,
+    )
+    by_name = signs.by_name()
+    sign_rows = tuple(
+        {
+            "sign": f.sign,
+            "position": f.position,
+            "subject": by_name[f.sign].subject,
+            "polarity": by_name[f.sign].polarity,
+            "weight": by_name[f.sign].weight,
+            "passage": by_name[f.sign].passage,
+            "basis": by_name[f.sign].basis,
+        }
+        for f in fired
+    )
+    return Chart(head, tuple(lines), tuple(hidden), tuple(nuclear), sign_rows)

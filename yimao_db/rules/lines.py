@@ -35,6 +35,11 @@ def moving_mask(values: str) -> int:
     return sum(1 << i for i, v in enumerate(values) if is_moving(int(v)))
 
 
+def is_sole(mask: int, position: int) -> bool:
+    """Whether line ``position`` is the only moving line of ``mask`` (§8.7)."""
+    return mask == 1 << (position - 1)
+
+
 def mask_lines(mask: int) -> tuple[int, ...]:
     """The line numbers of a moving-line mask, bottom first (0b1001 → 1, 4)."""
     return tuple(p for p in range(1, 7) if mask >> (p - 1) & 1)

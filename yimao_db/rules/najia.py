@@ -38,3 +38,16 @@ def line_stem_branch(
     stem = trigram.inner_stem if inner != swap else trigram.outer_stem
     branches = trigram.inner_branches if inner else trigram.outer_branches
     return stem, branches[(position - 1) % 3]
+
+
+FORWARD, BACKWARD = "forward", "backward"
+
+
+def branch_course(trigram: str) -> tuple[str, str]:
+    """Where a trigram's branches start (its line 1 as the inner trigram) and which way they
+    run: the yang trigrams forward over the yang branches (§4.4), 坤 and the three daughters
+    backward over the yin branches (§4.5, §4.6)."""
+    branches = facts().branches
+    inner = facts().trigrams[trigram].inner_branches
+    step = (branches.index(inner[1]) - branches.index(inner[0])) % 12
+    return inner[0], FORWARD if step == 2 else BACKWARD

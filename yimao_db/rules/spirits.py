@@ -55,6 +55,19 @@ def spirit_names() -> tuple[str, ...]:
     return tuple(s.name for s in spirits())
 
 
+AUSPICIOUS, INAUSPICIOUS = "吉", "凶"
+
+
+@cache
+def natures() -> dict[str, str]:
+    """Which spirits count as auspicious 吉 and which as inauspicious 凶 for §7.9.
+
+    Typed in (``seed/data/spirit_nature.tsv``): 青龍 and 勾陳 吉, 白虎 凶 as the book says
+    (§7.3, §7.8); 朱雀, 玄武 and 騰蛇 凶 by decision, the book never saying so.
+    """
+    return {row["spirit"]: row["nature"] for row in read_tsv("spirit_nature")}
+
+
 def day_spirits(day_stem: str) -> list[str]:
     """Spirits of lines 1..6 on a day of ``day_stem`` (司日, §7.2).
 

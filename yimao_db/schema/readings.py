@@ -91,6 +91,13 @@ reading = table(
         comment="Key derived at insert: the half of the najia table the chart uses, 夏至後 "
         "only for the seasonal variant after the summer solstice (§4.3)",
     ),
+    col(
+        "matter",
+        String(2),
+        fk("matter.name"),
+        nullable=True,
+        comment="The kind of matter asked about (§9.5): 功名 財利 獄訟 or 憂患; NULL if not said",
+    ),
     one_of("method", METHODS),
     one_of("najia_variant", NAJIA_VARIANTS),
     one_of("half_year", HALF_YEARS),

@@ -32,12 +32,14 @@ STAR_VERDICTS = ("吉", "凶", "隨")
 WORLD_VERDICTS = ("吉", "凶", "變")
 BODIES = ("卦身", "世身")
 WEIGHED_BODIES = ("世爻", "卦身", "世身")
-MATTERS = ("功名", "財利", "獄訟", "憂患")
 ATTITUDES = ("want", "fear", "relief")
-ITEM_KINDS = ("relative", "spirit", "general", "condition")
+ITEM_KINDS = ("relative", "spirit", "general", "shensha", "condition")
 BETWEEN_USES = ("obstacle", "helper", "worry")
 ACTIVATIONS = ("moving", "supported", "present")
 LINE_ASPECTS = ("現", "隱")
+SPIRIT_LAYERS = ("司日", "司月", "司時", "司貴")
+COIN_FACES = ("背", "眉")
+CAST_METHODS = ("values", "coins", "notation", "hexagram", "random")
 
 GLOSS = 200  # length of the English gloss columns
 
@@ -215,15 +217,41 @@ spirit_attribute = table(
         comment="Its post at the court: 文臣 諫臣 宰 使臣 武臣 謀臣 (portrait commentary; "
         "勾陳 as 宰 §7.10 commentary)",
     ),
-    col(
-        "nature",
-        String(1),
-        comment="吉 or 凶 for §7.9: 勾陳 吉 (§7.3 commentary), 朱雀 凶 as what water must "
-        "subdue (§7.8), 騰蛇 凶 (standard)",
-    ),
     gloss("gloss"),
     one_of("governs", SPIRIT_OFFICES),
+    section=SECTION,
+    cited=True,
+)
+
+
+spirit_nature = table(
+    "spirit_nature",
+    "Which spirits count as auspicious 吉 and which as inauspicious 凶 for §7.9. The book "
+    "says so of 勾陳 (§7.3) and implies it of 青龍 and 白虎 (§7.8); 朱雀, 玄武 and 騰蛇 are "
+    "counted 凶 by decision (docs/rules.md).",
+    col("spirit", String(2), fk("spirit.name"), primary_key=True, comment="The spirit"),
+    col("nature", String(1), comment="吉 or 凶"),
+    gloss("gloss", "Why, in a few words (our words, not the book's)"),
     one_of("nature", VERDICTS),
+    section=SECTION,
+    cited=True,
+)
+
+
+spirit_layer = table(
+    "spirit_layer",
+    "The four kinds of spirit a line may carry and their weight (§7.2, §7.11–7.12): the day "
+    "and month spirits rule, the hour spirits and the noble's generals follow them.",
+    col("layer", String(2), primary_key=True, comment="司日 司月 司時 or 司貴"),
+    col(
+        "counted_from",
+        String(16),
+        comment="What it is counted from: day stem, month branch, hour stem, noble",
+    ),
+    col("rank", Integer, comment="1 for the day and month spirits, 2 for the others"),
+    gloss("gloss"),
+    one_of("layer", SPIRIT_LAYERS),
+    between("rank", 1, 2),
     section=SECTION,
     cited=True,
 )
@@ -256,7 +284,7 @@ spirit_preference = table(
     "What suits the auspicious and the inauspicious spirits (§7.9): the 吉 like being "
     "generated, helped, moving and holding the world; the 凶 are best controlled, "
     "transformed, dispersed or void.",
-    col("nature", String(1), primary_key=True, comment="吉 or 凶, as spirit_attribute.nature"),
+    col("nature", String(1), primary_key=True, comment="吉 or 凶, as spirit_nature.nature"),
     col(
         "condition",
         String(4),
@@ -345,12 +373,14 @@ body_weight = table(
 matter_preference = table(
     "matter_preference",
     "What each kind of matter wants or fears on the two bodies (§9.5): office wants "
-    "父母 官鬼 青龍 朱雀 貴人 and fears 子孫 勾陳; wealth wants 子孫 妻財 青龍 and fears "
+    "父母 官鬼 青龍 朱雀 貴人 and fears 子孫 勾陳; wealth wants 子孫 妻財 青龍 天財 地財 and fears "
     "官鬼 兄弟 白虎; lawsuits want 子孫, fear 官鬼; worries fear 官鬼 and a void body "
-    "is a relief. ``item`` names a relative, spirit, general or condition by ``item_kind``.",
+    "is a relief. ``item`` names a relative, spirit, general, 神煞 or condition by "
+    "``item_kind``.",
     col(
         "matter",
         String(2),
+        fk("matter.name"),
         primary_key=True,
         comment="功名 office, 財利 wealth, 獄訟 lawsuits, 憂患 worries",
     ),
@@ -359,10 +389,9 @@ matter_preference = table(
     col(
         "item_kind",
         String(16),
-        comment="relative, spirit, general or condition: which vocabulary item is in",
+        comment="relative, spirit, general, shensha or condition: which vocabulary item is in",
     ),
     gloss("gloss"),
-    one_of("matter", MATTERS),
     one_of("attitude", ATTITUDES),
     one_of("item_kind", ITEM_KINDS),
     section=SECTION,
@@ -433,12 +462,65 @@ line_role = table(
 
 line_aspect = table(
     "line_aspect",
-    "Yang lines show what has appeared 現, yin lines what is still hidden 隱 (§10.5).",
-    col("yang", Integer, primary_key=True, autoincrement=False, comment="1 yang, 0 yin"),
+    "The moving lines as time (§10.5 with §2.3): 重, the moving 9, shows what has already "
+    "sprouted 現; 交, the moving 6, what has not yet sprouted 隱.",
+    col(
+        "value",
+        Integer,
+        fk("line_value.value"),
+        primary_key=True,
+        autoincrement=False,
+        comment="9 (重) or 6 (交)",
+    ),
     col("aspect", String(1), unique=True, comment="現 or 隱"),
     gloss("gloss"),
-    boolean("yang"),
     one_of("aspect", LINE_ASPECTS),
+    CheckConstraint("value IN (6, 9)", name="moving_value"),
+    section=SECTION,
+    cited=True,
+)
+
+
+# --- 成爻章 (§2) and the readings --------------------------------------------------------------
+
+
+coin_face = table(
+    "coin_face",
+    "The two faces of a coin (§2.2–2.4): the back 背 up, the coin lying face down, is odd and "
+    "yang and counts three; the face 眉 up is even and yin and counts two.",
+    col("face", String(1), primary_key=True, comment="背 (back up) or 眉 (face up)"),
+    col("parity", String(1), unique=True, comment="奇 odd or 偶 even (§2.2)"),
+    col("yang", Integer, comment="1 for the yang face 背"),
+    col("count", Integer, comment="What it counts: 3 or 2 (§2.3 commentary)"),
+    col("image", String(1), comment="覆 lying face down like the sky, 仰 face up like the earth"),
+    gloss("gloss"),
+    one_of("face", COIN_FACES),
+    boolean("yang"),
+    between("count", 2, 3),
+    section=SECTION,
+    cited=True,
+)
+
+
+cast_method = table(
+    "cast_method",
+    "The ways a reading can be cast (reading.method), and the passage each rests on: coins "
+    "stand in for the stalks (§2.1), their four numbers (§2.3).",
+    col("name", String(16), primary_key=True, comment="values coins notation hexagram random"),
+    gloss("gloss"),
+    one_of("name", CAST_METHODS),
+    section=SECTION,
+    cited=True,
+)
+
+
+matter = table(
+    "matter",
+    "The kinds of matter a reading may ask about, as §9.5 names them, with their English "
+    "kinds (accepted as aliases): what each wants or fears on the bodies is matter_preference.",
+    col("name", String(2), primary_key=True, comment="功名 財利 獄訟 or 憂患"),
+    col("kind", String(8), unique=True, comment="office, wealth, lawsuit or worry"),
+    gloss("gloss"),
     section=SECTION,
     cited=True,
 )

@@ -5,7 +5,8 @@ domain; the passage is the first ``§c.p`` a description cites) and its SQL. The
 joins and filters tables: every rule it applies is a row of a rule table seeded from
 :mod:`yimao_db.rules`. The modules of this package declare the views by concern
 (:mod:`~yimao_db.views.core`, :mod:`~yimao_db.views.readings`,
-:mod:`~yimao_db.views.citation`); :func:`views` lists them all in creation order.
+:mod:`~yimao_db.views.signs`, :mod:`~yimao_db.views.citation`); :func:`views` lists them all
+in creation order.
 
 These definitions are the source of truth for the head schema; migrations freeze a copy of
 the SQL (see :mod:`yimao_db.migrating` and ``python -m yimao_db.views``), and the tests fail
@@ -59,10 +60,10 @@ def col(name: str, description: str, domain: str | None = None) -> Col:
 @cache
 def views() -> dict[str, View]:
     """Every view by name, in creation order (a view after those it selects from)."""
-    from yimao_db.views import citation, core, readings
+    from yimao_db.views import citation, core, readings, signs
 
     found: dict[str, View] = {}
-    for module in (core, readings, citation):
+    for module in (core, readings, signs, citation):
         for view in module.VIEWS:
             found[view.name] = view
     return found

@@ -66,8 +66,9 @@ V_READING = View(
     "v_reading",
     "readings",
     "A reading's chart header: the moment, its void branches, primary and changed "
-    "hexagrams, palace, generation, 互卦, 六衝/六合 and the two bodies, all joined from "
-    "the reference and rule tables.",
+    "hexagrams, palace, generation, 互卦, 六衝/六合, the two bodies, the relatives of the "
+    "moment's branches and the matter asked about, all joined from the reference and rule "
+    "tables.",
     (
         col("reading_id", "The reading", "FK reading.id"),
         col("question", "The question, verbatim"),
@@ -121,6 +122,28 @@ V_READING = View(
         col("changed_bits", "The changed hexagram's bits; NULL with no moving line"),
         col("primary_short_name", "The primary hexagram's short name"),
         col("changed_short_name", "The changed hexagram's short name"),
+        col(
+            "year_relative",
+            "The relative the year branch is to the palace (§6.2 commentary: the moment's "
+            "branches take relatives too); NULL with no year pillar",
+            "FK relative.name or NULL",
+        ),
+        col(
+            "month_relative",
+            "The relative the month branch 月建 is to the palace",
+            "FK relative.name",
+        ),
+        col("day_relative", "The relative the day branch is to the palace", "FK relative.name"),
+        col(
+            "hour_relative",
+            "The relative the hour branch is to the palace; NULL with no hour",
+            "FK relative.name or NULL",
+        ),
+        col(
+            "matter",
+            "The kind of matter asked about (§9.5): 功名 財利 獄訟 憂患; NULL if not said",
+            "FK matter.name or NULL",
+        ),
         col("outcome", "What happened, as recorded: hit, miss or partial; NULL if none yet"),
         col("outcome_on", "The day the outcome happened, ISO 8601 date; NULL if none"),
         col("note_count", "How many notes the reading has", "0.."),
@@ -137,6 +160,8 @@ SELECT r.id AS reading_id, r.question, r.cast_at, r.tz,
        r.created_at, r.method, r.cast_input, r.month_branch, r.solar_term, r.half_year,
        r.early_rat, r.najia_variant, p.bits AS primary_bits, c.bits AS changed_bits,
        p.short_name AS primary_short_name, c.short_name AS changed_short_name,
+       yr.relative AS year_relative, mr.relative AS month_relative,
+       dr.relative AS day_relative, hr.relative AS hour_relative, r.matter,
        o.verdict AS outcome, o.happened_on AS outcome_on,
        (SELECT COUNT(*) FROM reading_note n WHERE n.reading_id = r.id) AS note_count,
        (SELECT COUNT(*) FROM reading_tag t WHERE t.reading_id = r.id) AS tag_count
@@ -147,6 +172,17 @@ LEFT JOIN generation g ON g.ordinal = p.generation
 LEFT JOIN hexagram_pattern hp ON hp.king_wen = r.primary_kw
 LEFT JOIN hexagram c ON c.king_wen = r.changed_kw
 LEFT JOIN moving_lines ml ON ml.mask = r.moving_mask
+LEFT JOIN trigram pt ON pt.name = p.palace
+LEFT JOIN ganzhi yg ON yg.name = r.year_gz
+LEFT JOIN ganzhi hg ON hg.name = r.hour_gz
+LEFT JOIN branch yb ON yb.name = yg.branch
+LEFT JOIN branch mb ON mb.name = r.month_branch
+LEFT JOIN branch db ON db.name = d.branch
+LEFT JOIN branch hb ON hb.name = hg.branch
+LEFT JOIN element_relation yr ON yr.me = pt.element AND yr.other = yb.element
+LEFT JOIN element_relation mr ON mr.me = pt.element AND mr.other = mb.element
+LEFT JOIN element_relation dr ON dr.me = pt.element AND dr.other = db.element
+LEFT JOIN element_relation hr ON hr.me = pt.element AND hr.other = hb.element
 LEFT JOIN reading_outcome o ON o.reading_id = r.id
 """,
 )
@@ -156,8 +192,8 @@ V_READING_LINE = View(
     "readings",
     "A reading's six lines against the moment: najia (seasonal variant applied), "
     "relative, the spirits by day, hour and month and the noble's general (§7.2), void, "
-    "月破, 日衝, strength and stage, and for moving lines the changed line and its "
-    "transformations (§8.14).",
+    "月破, 日衝, strength and stage, how the day and month bear on the line (臨 生 扶 剋 合), "
+    "and for moving lines the changed line and its transformations (§8.14).",
     (
         col("reading_id", "The reading", "FK reading.id"),
         col("position", "Line 1..6 from the bottom", POSITION),
@@ -217,6 +253,52 @@ V_READING_LINE = View(
         ),
         col("ganzhi", "Stem + branch of the line", "FK ganzhi.name"),
         col("changed_ganzhi", "Moving lines: stem + branch of the changed line"),
+        col("day_on", "1 if the day branch stands on the line: its branch is the line's 臨", FLAG),
+        col(
+            "day_generates",
+            "1 if the day branch generates the line 生: its element generates the line's",
+            FLAG,
+        ),
+        col(
+            "day_helps",
+            "1 if the day branch helps the line 扶: its element is the line's (臨 included)",
+            FLAG,
+        ),
+        col(
+            "day_controls",
+            "1 if the day branch controls the line 剋: its element controls the line's",
+            FLAG,
+        ),
+        col(
+            "day_combines",
+            "1 if the day branch combines with the line 合: the two branches form a 六合",
+            FLAG,
+        ),
+        col(
+            "month_on",
+            "1 if the month branch 月建 stands on the line: its branch is the line's 臨",
+            FLAG,
+        ),
+        col(
+            "month_generates",
+            "1 if the month branch 月建 generates the line 生: its element generates the line's",
+            FLAG,
+        ),
+        col(
+            "month_helps",
+            "1 if the month branch 月建 helps the line 扶: its element is the line's (臨 included)",
+            FLAG,
+        ),
+        col(
+            "month_controls",
+            "1 if the month branch 月建 controls the line 剋: its element controls the line's",
+            FLAG,
+        ),
+        col(
+            "month_combines",
+            "1 if the month branch 月建 combines with the line 合: the two branches form a 六合",
+            FLAG,
+        ),
     ),
     """
 SELECT r.id AS reading_id, rl.position, rl.value, lv.is_moving,
@@ -227,7 +309,11 @@ SELECT r.id AS reading_id, rl.position, rl.value, lv.is_moving,
        bd.is_void, bm.is_month_break, bd.is_day_clash, bm.strength, bd.stage,
        cn.stem AS changed_stem, cl.branch AS changed_branch, cl.element AS changed_element,
        er.relative AS changed_relative, lt.transforms AS transform,
-       ln.ganzhi, cn.ganzhi AS changed_ganzhi
+       ln.ganzhi, cn.ganzhi AS changed_ganzhi,
+       db.is_on AS day_on, db.generates AS day_generates, db.helps AS day_helps,
+       db.controls AS day_controls, db.combines AS day_combines,
+       mb.is_on AS month_on, mb.generates AS month_generates, mb.helps AS month_helps,
+       mb.controls AS month_controls, mb.combines AS month_combines
 FROM reading r
 LEFT JOIN ganzhi d ON d.name = r.day_gz
 LEFT JOIN ganzhi hg ON hg.name = r.hour_gz
@@ -241,6 +327,8 @@ LEFT JOIN line_najia ln
   ON ln.king_wen = r.primary_kw AND ln.position = rl.position AND ln.half_year = r.najia_half
 LEFT JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
 LEFT JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
+LEFT JOIN branch_bearing db ON db.actor = d.branch AND db.branch = l.branch
+LEFT JOIN branch_bearing mb ON mb.actor = r.month_branch AND mb.branch = l.branch
 LEFT JOIN month_spirit_branch msb ON msb.month_branch = r.month_branch AND msb.branch = l.branch
 LEFT JOIN month_mansion mm ON mm.month_branch = r.month_branch AND mm.mansion = l.mansion
 LEFT JOIN day_spirit ds ON ds.day_stem = d.stem AND ds.position = rl.position
@@ -263,7 +351,8 @@ WHERE rl.reading_id = r.id
 V_READING_HIDDEN = View(
     "v_reading_hidden",
     "readings",
-    "A reading's hidden spirits 伏神 against the moment: void, 月破, strength and stage.",
+    "A reading's hidden spirits 伏神 against the moment: void, 月破, 日衝, strength and "
+    "stage, and how the day and month bear on them (臨 生 扶 剋 合).",
     (
         col("reading_id", "The reading", "FK reading.id"),
         col("position", "The line it hides under, 1..6", POSITION),
@@ -278,12 +367,68 @@ V_READING_HIDDEN = View(
         col("stem", "Its najia stem (fixed table)", "FK stem.name"),
         col("branch", "Its najia branch", "FK branch.name"),
         col("over_relative", "Relative of the line above it (飛神)", "FK relative.name"),
+        col("is_day_clash", "1 if its branch clashes the day branch 日衝", FLAG),
+        col(
+            "day_on",
+            "1 if the day branch stands on the spirit: its branch is the spirit's 臨",
+            FLAG,
+        ),
+        col(
+            "day_generates",
+            "1 if the day branch generates the spirit 生: its element generates the spirit's",
+            FLAG,
+        ),
+        col(
+            "day_helps",
+            "1 if the day branch helps the spirit 扶: its element is the spirit's (臨 included)",
+            FLAG,
+        ),
+        col(
+            "day_controls",
+            "1 if the day branch controls the spirit 剋: its element controls the spirit's",
+            FLAG,
+        ),
+        col(
+            "day_combines",
+            "1 if the day branch combines with the spirit 合: the two branches form a 六合",
+            FLAG,
+        ),
+        col(
+            "month_on",
+            "1 if the month branch stands on the spirit: its branch is the spirit's 臨",
+            FLAG,
+        ),
+        col(
+            "month_generates",
+            "1 if the month branch generates the spirit 生: its element generates the spirit's",
+            FLAG,
+        ),
+        col(
+            "month_helps",
+            "1 if the month branch helps the spirit 扶: its element is the spirit's (臨 included)",
+            FLAG,
+        ),
+        col(
+            "month_controls",
+            "1 if the month branch controls the spirit 剋: its element controls the spirit's",
+            FLAG,
+        ),
+        col(
+            "month_combines",
+            "1 if the month branch combines with the spirit 合: the two branches form a 六合",
+            FLAG,
+        ),
     ),
     """
 SELECT r.id AS reading_id, hs.position, hs.relative, hn.ganzhi, hs.element,
        onj.ganzhi AS over_ganzhi, bd.is_void, bm.is_month_break, bm.strength, bd.stage,
-       hs.stem, hs.branch, o.relative AS over_relative
+       hs.stem, hs.branch, o.relative AS over_relative, bd.is_day_clash,
+       db.is_on AS day_on, db.generates AS day_generates, db.helps AS day_helps,
+       db.controls AS day_controls, db.combines AS day_combines,
+       mb.is_on AS month_on, mb.generates AS month_generates, mb.helps AS month_helps,
+       mb.controls AS month_controls, mb.combines AS month_combines
 FROM reading r
+LEFT JOIN ganzhi d ON d.name = r.day_gz
 LEFT JOIN hexagram_pattern hp ON hp.king_wen = r.primary_kw
 CROSS JOIN hidden_spirit hs
 LEFT JOIN line_najia hn ON hn.king_wen = hp.pure_king_wen AND hn.position = hs.position
@@ -293,8 +438,48 @@ LEFT JOIN line_najia onj ON onj.king_wen = r.primary_kw AND onj.position = hs.po
   AND onj.half_year = r.najia_half
 LEFT JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = hs.branch
 LEFT JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = hs.branch
+LEFT JOIN branch_bearing db ON db.actor = d.branch AND db.branch = hs.branch
+LEFT JOIN branch_bearing mb ON mb.actor = r.month_branch AND mb.branch = hs.branch
 WHERE hs.king_wen = r.primary_kw
 """,
 )
 
-VIEWS = (V_MONTH_SPIRIT_BRANCH, V_READING_CAST, V_READING, V_READING_LINE, V_READING_HIDDEN)
+V_READING_NUCLEAR = View(
+    "v_reading_nuclear",
+    "readings",
+    "The six lines of a reading's nuclear hexagram 互卦 (lines 2–4 below, 3–5 above) with "
+    "their najia under the reading's half of the table and their relatives against the "
+    "primary palace (§6.2 commentary: 飛伏互變 take relatives from the same 我).",
+    (
+        col("reading_id", "The reading", "FK reading.id"),
+        col("position", "Line 1..6 of the nuclear hexagram", POSITION),
+        col("nuclear_king_wen", "The nuclear hexagram 互卦", KING_WEN),
+        col("stem", "Najia stem under the reading's variant (§4.3)", "FK stem.name"),
+        col("branch", "Najia branch", "FK branch.name"),
+        col("ganzhi", "Stem + branch", "FK ganzhi.name"),
+        col("element", "The branch's element", "FK element.name"),
+        col("relative", "Relative against the primary hexagram's palace", "FK relative.name"),
+    ),
+    """
+SELECT r.id AS reading_id, nl.position, nl.king_wen AS nuclear_king_wen, nn.stem, nl.branch,
+       nn.ganzhi, nl.element, er.relative
+FROM reading r
+LEFT JOIN hexagram_pattern hp ON hp.king_wen = r.primary_kw
+LEFT JOIN hexagram h ON h.king_wen = r.primary_kw
+LEFT JOIN trigram pt ON pt.name = h.palace
+CROSS JOIN hexagram_line nl
+LEFT JOIN line_najia nn
+  ON nn.king_wen = nl.king_wen AND nn.position = nl.position AND nn.half_year = r.najia_half
+LEFT JOIN element_relation er ON er.me = pt.element AND er.other = nl.element
+WHERE nl.king_wen = hp.nuclear_king_wen
+""",
+)
+
+VIEWS = (
+    V_MONTH_SPIRIT_BRANCH,
+    V_READING_CAST,
+    V_READING,
+    V_READING_LINE,
+    V_READING_HIDDEN,
+    V_READING_NUCLEAR,
+)

@@ -1,0 +1,311 @@
+"""The conditions of the signs as pure functions (rules/signs.py), the rules they read
+(day and month bearing, 神煞, hidden stems, the lines around the 世身, 旦中) and the
+catalogue's integrity. The view is compared with these in test_readings_props.py."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from yimao_db.facts import read_tsv
+from yimao_db.rules import bodies, day_month, dusk, hidden_stems, shensha, signs
+from yimao_db.rules.hexagrams import gua_shen_positions, hexagrams
+from yimao_db.schema.signs import POLARITIES, SUBJECTS
+
+RULES = Path(__file__).resolve().parents[1] / "yimao_db" / "rules"
+PASSAGES = {f"{r['chapter_no']}.{r['passage_no']}" for r in read_tsv("passages")}
+
+
+def fires(table: str, **key: object) -> list[str]:
+    return signs.firing(table, signs.KEYS[table](**key))
+
+
+def body(place: str, value: int = 7, void: int = 0, brk: int = 0, clash: int = 0) -> list[str]:
+    return fires(
+        "line_sign", place=place, value=value, is_void=void, is_month_break=brk, is_day_clash=clash
+    )
+
+
+def line(
+    value: int = 7,
+    void: int = 0,
+    clash: int = 0,
+    day: str = "i_control",
+    strength: str = "囚",
+    nature: str = "吉",
+) -> list[str]:
+    return fires(
+        "line_state_sign",
+        nature=nature,
+        value=value,
+        is_void=void,
+        is_day_clash=clash,
+        day_relation=day,
+        strength=strength,
+    )
+
+
+# --- the catalogue -------------------------------------------------------------------------
+
+
+def test_every_sign_is_defined_once_in_the_rules() -> None:
+    """``grep -rn NAME yimao_db/rules`` finds one line for every sign (built names counted
+    by their template)."""
+    text = {p.name: p.read_text(encoding="utf-8") for p in RULES.glob("*.py")}
+    for s in signs.SIGNS:
+        if s.table in ("sole_sign", "moving_relative_sign") and s.name != "獨發":
+            continue  # named in a generated row of a table of their family
+        hits = [(f, n) for f, t in text.items() for n in range(t.count(f'"{s.name}"'))]
+        assert len(hits) == 1, (s.name, hits)
+    assert sum(t.count("世空") for t in text.values()) == 1
+
+
+def test_the_catalogue() -> None:
+    names = [s.name for s in signs.SIGNS]
+    assert len(names) == len(set(names)) == len(signs.by_name())
+    for s in signs.SIGNS:
+        assert s.subject in SUBJECTS and s.polarity in POLARITIES, s.name
+        assert s.basis in ("book", "standard", "decision"), s.name
+        assert s.passage is None or s.passage in PASSAGES, s.name
+        assert s.basis != "book" or s.passage is not None, s.name
+        assert s.condition and s.meaning and s.meaning_zh, s.name
+        assert (s.when is None) == (
+            s.table in ("world_group_sign", "matter_sign", "matter_relief_sign")
+        )
+    assert {s.weight for s in signs.SIGNS if s.subject in ("世", "應", "世應")} == {5}
+    assert signs.by_name()["世空"].weight > signs.by_name()["卦身空"].weight
+    assert signs.by_name()["卦身空"].weight > signs.by_name()["世身空"].weight  # §9.6
+
+
+def test_every_sign_can_fire() -> None:
+    fired = {r["sign"] for t in signs.KEYS for r in signs.family_rows(t)}
+    fired |= {g.sign for g in signs.group_rules()}
+    fired |= {m.sign for m in signs.matter_rules()} | {m.sign for m in signs.relief_rules()}
+    fired |= {
+        name
+        for h in hexagrams().values()
+        for name in signs.firing(
+            "hexagram_sign",
+            signs.hexagram_key(
+                h.lines[h.world - 1].element,
+                h.lines[h.response - 1].element,
+                len(gua_shen_positions([x.branch for x in h.lines], h.gua_shen)),
+                h.generation,
+            ),
+        )
+    }
+    assert fired == set(signs.by_name())
+
+
+# --- the places of the lines (§8.2–8.4, §9.1, §10.1, §10.5) ----------------------------------
+
+
+def test_line_places_of_every_hexagram() -> None:
+    for h in hexagrams().values():
+        gua = gua_shen_positions([x.branch for x in h.lines], h.gua_shen)
+        places = signs.line_places(h.world, h.response, h.generation, gua, h.shi_shen_line)
+        count = Counter(p.place for p in places)
+        assert (count["世"], count["應"], count["間"], count["世身"]) == (1, 1, 2, 1)
+        assert count["卦身"] == len(gua) and count["身前"] == count["身後"] == 1
+        at = {p.place: p.position for p in places if p.place not in ("間", "卦身")}
+        assert at["世"] == h.world and at["世身"] == h.shi_shen_line
+        assert at["身前"] == bodies.ahead(h.shi_shen_line)
+
+
+@pytest.mark.parametrize(("line", "ahead", "behind"), [(1, 2, 6), (3, 4, 2), (6, 1, 5)])
+def test_the_lines_around_the_world_body_wrap(line: int, ahead: int, behind: int) -> None:
+    """§10.5 commentary: 世身 on 6 → line 1 ahead, 5 behind; on 1 → 2 ahead, 6 behind."""
+    assert (bodies.ahead(line), bodies.behind(line)) == (ahead, behind)
+
+
+# --- decisions ------------------------------------------------------------------------------
+
+
+def test_still_line_clashed_by_the_day_stirs_when_strong() -> None:
+    assert "暗動" in line(value=8, clash=1, strength="旺") and "暗動" in line(
+        clash=1, strength="相"
+    )
+    for weak in ("休", "囚", "死"):
+        assert "日破" in line(value=8, clash=1, strength=weak) and "暗動" not in line(
+            clash=1, strength=weak
+        )
+    assert not {"暗動", "日破"} & set(line(value=9, clash=1, strength="旺"))  # it moves
+
+
+def test_dispersed_is_a_moving_line_the_day_clashes() -> None:
+    assert "世身散" in body("世身", value=6, clash=1)
+    assert "世身散" not in body("世身", value=8, clash=1)
+    assert "卦身衝亡" in body("卦身", value=9, clash=1)
+    assert "卦身暗衝" in body("卦身", value=7, clash=1) and "卦身暗衝" not in body(
+        "卦身", 9, clash=1
+    )
+
+
+def test_the_gua_shen_at_rest() -> None:
+    assert "卦身靜" in body("卦身")
+    for spoiled in (
+        body("卦身", 9),
+        body("卦身", void=1),
+        body("卦身", brk=1),
+        body("卦身", clash=1),
+    ):
+        assert "卦身靜" not in spoiled
+
+
+def test_world_combined_and_clashed() -> None:
+    def world(dc: int, mc: int, brk: int, clash: int) -> list[str]:
+        return fires(
+            "bearing_sign",
+            place="世",
+            is_void=0,
+            is_month_break=brk,
+            is_day_clash=clash,
+            day_relation="same",
+            strength="旺",
+            day_combines=dc,
+            month_combines=mc,
+        )
+
+    assert "合處逢衝" in world(1, 0, 1, 0) and "合處逢衝" in world(0, 1, 0, 1)
+    assert "合處逢衝" not in world(1, 0, 0, 1)  # combined and clashed by the same day: no
+    assert "合處逢衝" not in world(0, 0, 1, 1)
+
+
+def test_the_world_with_the_ghost() -> None:
+    def rel(relative: str, value: int, stage: str, world: int = 1) -> list[str]:
+        return fires(
+            "relative_sign",
+            is_world=world,
+            is_between=0,
+            relative=relative,
+            value=value,
+            stage=stage,
+        )
+
+    assert "隨官入墓" in rel("官鬼", 7, "墓") and "隨官入墓" not in rel("官鬼", 7, "絕")
+    assert "隨官入墓" not in rel("兄弟", 7, "墓") and "隨官入墓" not in rel("官鬼", 7, "墓", 0)
+    assert "助鬼傷身" in rel("妻財", 9, "墓") and "助鬼傷身" not in rel("妻財", 8, "墓")
+    # 化墓: 亥 水 changing into 辰, the tomb of 水
+    assert "隨官化墓" in fires(
+        "change_sign", is_world=1, relative="官鬼", branch="亥", changed_branch="辰"
+    )
+    assert "隨官化墓" not in fires(
+        "change_sign", is_world=1, relative="官鬼", branch="亥", changed_branch="子"
+    )
+
+
+def test_changes() -> None:
+    def change(b: str, c: str) -> list[str]:
+        return fires("change_sign", is_world=0, relative="兄弟", branch=b, changed_branch=c)
+
+    assert change("子", "丑") == ["化合"] and change("子", "子") == ["伏吟"]
+    assert change("子", "午") == ["反吟"] and change("子", "寅") == []
+
+
+def test_the_groups_around_the_world() -> None:
+    rules = {(g.branch, g.sign, g.is_void, g.is_moving): g for g in signs.group_rules()}
+    triad = rules[("戌", "三合生有", 1, 0)]
+    assert (triad.partner_a, triad.partner_b) == ("午", "寅") or {
+        triad.partner_a,
+        triad.partner_b,
+    } == {"寅", "午"}
+    empty = {"day": set(), "month": set(), "moving": set(), "changed": set()}
+    assert triad.fires({**empty, "day": {"寅"}, "moving": {"午"}})
+    assert not triad.fires({**empty, "day": {"寅"}, "changed": {"午"}})  # changed lines: no
+    assert ("戌", "三合生有", 0, 0) not in rules  # the world must be void
+    punished = rules[("寅", "三刑自敝", 0, 1)]
+    assert {punished.partner_a, punished.partner_b} == {"巳", "申"}
+    assert punished.fires({**empty, "month": {"巳"}, "changed": {"申"}})
+    assert not punished.fires({**empty, "month": {"巳"}})
+    assert {rules[("子", "三刑自敝", 0, 1)].partner_a} == {"卯"}
+    assert rules[("午", "三刑自敝", 1, 1)].partner_a == "午"  # 自刑
+    assert ("寅", "三刑自敝", 0, 0) not in rules  # the world must move
+
+
+def test_spirit_preferences_by_day_or_month() -> None:
+    assert "吉神生" in line(day="generates_me") and "吉神生" in line(strength="相")
+    assert "吉神助" in line(day="same") and "吉神助" in line(strength="旺")
+    assert "凶神制" in line(nature="凶", day="controls_me") and "凶神制" in line(
+        nature="凶", strength="死"
+    )
+    assert "凶神化" in line(nature="凶", day="i_generate") and "凶神化" in line(
+        nature="凶", strength="休"
+    )
+    assert "凶神散" in line(nature="凶", value=6, clash=1)
+    assert "凶神空" in line(nature="凶", void=1) and "凶神空" not in line(void=1)
+    assert line() == []
+
+
+def test_spirit_natures() -> None:
+    """勾陳 and 青龍 吉, 白虎 凶 from the book; 朱雀 玄武 騰蛇 凶 by decision."""
+    rows = {r["spirit"]: (r["nature"], r["basis"]) for r in read_tsv("spirit_nature")}
+    assert rows == {
+        "青龍": ("吉", "book"),
+        "朱雀": ("凶", "decision"),
+        "勾陳": ("吉", "book"),
+        "騰蛇": ("凶", "decision"),
+        "白虎": ("凶", "book"),
+        "玄武": ("凶", "decision"),
+    }
+
+
+# --- the rules the signs read ------------------------------------------------------------------
+
+
+def test_bearing_of_the_day_and_month() -> None:
+    b = day_month.bearing("亥", "寅")  # 亥 水 generates 寅 木; 寅亥 combine
+    assert (b.is_on, b.generates, b.helps, b.controls, b.combines, b.clashes) == (
+        False,
+        True,
+        False,
+        False,
+        True,
+        False,
+    )
+    assert day_month.bearing("寅", "寅").is_on and day_month.bearing("寅", "卯").helps
+    assert day_month.bearing("申", "寅").controls and day_month.bearing("申", "寅").clashes
+    assert day_month.bearing("寅", "巳").punishes and day_month.bearing("午", "午").punishes
+
+
+def test_xianchi_and_the_wealth_of_the_day() -> None:
+    assert {b: shensha.xianchi(b) for b in "申子辰寅午戌巳酉丑亥卯未"} == dict(
+        zip("申子辰寅午戌巳酉丑亥卯未", "酉酉酉卯卯卯午午午子子子", strict=True)
+    )
+    assert shensha.day_wealth("甲") == "土" and shensha.day_wealth("戊") == "水"
+    assert shensha.on_line("甲子", "戊辰") == ["天財", "地財"]  # 戊 and 辰 are 土
+    assert shensha.on_line("甲子", "乙酉") == ["咸池"]  # 子 day: 咸池 on 酉
+
+
+def test_dawn_mansion_is_the_dusk_mansion_six_months_on() -> None:
+    assert dusk.dawn_mansion("寅") == dusk.dusk_mansion("申") == "氐"
+    dawn = {dusk.dawn_mansion(b) for b in "子丑寅卯辰巳午未申酉戌亥"}
+    assert len(dawn) == 12 and all(dusk.dawn_mansion(b) != dusk.dusk_mansion(b) for b in "子寅辰")
+
+
+def test_hidden_stems() -> None:
+    """§5.6 commentary: 寅 holds 甲, 卯 乙, 辰 戊 (each branch's main stem)."""
+    assert [hidden_stems.hidden_stems(b)[0][0] for b in "寅卯辰"] == list("甲乙戊")
+    assert hidden_stems.hidden_stems("丑") == (("己", "本氣"), ("癸", "中氣"), ("辛", "餘氣"))
+    assert len(hidden_stems.hidden_stems("子")) == 1
+
+
+def test_matter_rules() -> None:
+    rules = {(m.matter, m.place, m.attitude): m.sign for m in signs.matter_rules()}
+    assert rules[("財利", "卦身", "want")] == "卦身得喜"
+    assert rules[("功名", "世身", "fear")] == "世身逢忌"
+    assert ("憂患", "卦身", "want") not in rules  # worries want nothing (§9.5)
+    assert {(r.matter, r.place) for r in signs.relief_rules()} == {
+        ("憂患", "卦身"),
+        ("憂患", "世身"),
+    }
+
+
+def test_sign_names_are_not_split_across_modules() -> None:
+    for path in RULES.glob("*.py"):
+        if path.name in ("signs.py",):
+            continue
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r'"(世空|卦身缺|間動|獨發)"', text), path.name

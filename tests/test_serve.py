@@ -1,0 +1,303 @@
+"""`yimao serve`: datasette on the database, read-only, with the project's pages.
+
+The server runs as a subprocess on a free port of 127.0.0.1 and is fetched with httpx:
+every page the documentation names answers 200 with the expected values, unknown ids are
+404 pages that say what was expected, and nothing written through datasette reaches the
+file. The errors before the server starts are one line and exit 2. (SQLite only: the
+command serves a file; PostgreSQL users are pointed at their reporting tools.)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import socket
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+httpx = pytest.importorskip("httpx")
+pytest.importorskip("datasette")
+
+from helpers import copy_db, run  # noqa: E402
+from serving import built_with_readings, served, yimao_command  # noqa: E402
+
+from yimao_db import db as dbmod  # noqa: E402
+from yimao_db.vocab import MOVING_MARKS  # noqa: E402
+from yimao_db.web.queries import queries  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return built_with_readings(tmp_path_factory.mktemp("serve") / "yimao.db")
+
+
+@pytest.fixture(scope="module")
+def site(database: Path) -> Iterator[httpx.Client]:
+    with served(database) as url, httpx.Client(base_url=url, follow_redirects=True) as client:
+        yield client
+
+
+def get(client: httpx.Client, path: str, **params: Any) -> httpx.Response:
+    response = client.get(path, params=params or None)
+    assert response.status_code == 200, (path, response.status_code, response.text[:300])
+    return response
+
+
+def rows(client: httpx.Client, path: str, **params: Any) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = get(client, path, _shape="array", **params).json()
+    return found
+
+
+def test_index_lists_the_database_with_its_title(site: httpx.Client) -> None:
+    page = get(site, "/").text
+    assert "yimao-db: 程良玉《易冒》卷一 as data" in page
+    assert 'href="/yimao"' in page
+    assert "_memory" not in page
+    meta = get(site, "/-/metadata.json").json()
+    assert meta["license"].startswith("MIT")
+    assert "source_passage" in meta["source"]
+
+
+def test_a_table_with_its_descriptions(site: httpx.Client) -> None:
+    hexagrams = rows(site, "/yimao/hexagram.json", _size="100")
+    assert len(hexagrams) == 64
+    assert {(h["king_wen"], h["name"]) for h in hexagrams} >= {(1, "乾為天"), (44, "天風姤")}
+    page = get(site, "/yimao/hexagram").text
+    assert 'class="column-descriptions"' in page  # folded by yimao.js (test_serve_browser)
+    assert "/yimao-static/yimao.js" in page
+    assert get(site, "/yimao-static/yimao.js").text.count("yimao-columns") == 1
+
+
+def test_views_come_in_their_sort_order(site: httpx.Client) -> None:
+    lines = rows(site, "/yimao/v_line.json", _size="12")
+    assert [(r["king_wen"], r["position"]) for r in lines] == [
+        (kw, p) for kw in (1, 2) for p in range(1, 7)
+    ]
+    assert [r["name"] for r in rows(site, "/yimao/v_ganzhi.json", _size="3")] == [
+        "甲子",
+        "乙丑",
+        "丙寅",
+    ]
+    assert [r["reading_id"] for r in rows(site, "/yimao/v_reading.json")] == [2, 1]
+
+
+def test_facets(site: httpx.Client) -> None:
+    data = get(site, "/yimao/v_hexagram.json").json()
+    palace = data["facet_results"]["palace"]["results"]
+    assert {f["value"]: f["count"] for f in palace} == {p: 8 for p in "乾震坎艮坤巽離兌"}
+
+
+def test_every_documented_query_is_a_canned_query(site: httpx.Client) -> None:
+    meta = get(site, "/-/metadata.json").json()["databases"]["yimao"]["queries"]
+    assert set(meta) == set(queries())
+    for name, query in queries().items():
+        assert rows(site, f"/yimao/{name}.json", **query.example) is not None, name
+        for param, _ in query.params:
+            assert f":{param}" in meta[name]["sql"]
+
+
+def test_a_canned_query_with_a_parameter(site: httpx.Client, database: Path) -> None:
+    wealth = rows(site, "/yimao/hidden_wealth.json", relative="妻財")
+    assert {
+        "king_wen": 44,
+        "name": "天風姤",
+        "position": 2,
+        "ganzhi": "甲寅",
+        "over_ganzhi": "辛亥",
+    } in wealth
+    officer = rows(site, "/yimao/hidden_wealth.json", relative="官鬼")
+    printed = queries()["hidden_wealth"].sql.replace("'妻財'", "'官鬼'")
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as con:
+        expected = con.execute(printed).fetchall()
+    assert [tuple(r.values()) for r in officer] == expected != []
+    assert rows(site, "/yimao/names.json", alias="元武") == [
+        {"kind": "general", "canonical": "玄武", "form": "variant"},
+        {"kind": "spirit", "canonical": "玄武", "form": "variant"},
+    ]
+    page = get(site, "/yimao/hidden_wealth").text
+    assert "hidden_wealth?relative=%E5%A6%BB%E8%B2%A1" in page  # the example, linked
+
+
+def test_the_reading_page_shows_the_chart(site: httpx.Client) -> None:
+    page = get(site, "/reading/1").text
+    assert "Reading 1" in page and "天風姤" in page and "乾為天" in page
+    for position in range(1, 7):
+        assert f'<tr class="position-{position}">' in page
+    assert page.count('class="bar yang"') + page.count('class="bar yin"') == 12
+    assert '<td class="mark">世</td>' in page and '<td class="mark">應</td>' in page
+    assert "伏 妻財 甲寅木" in page
+    assert f'<td class="moving">{MOVING_MARKS[6]}</td>' in page  # 姤 → 乾: its yin line 1 moves
+
+
+def test_every_reading_row_links_to_its_chart(site: httpx.Client) -> None:
+    page = get(site, "/yimao/v_reading").text
+    assert '<a href="/reading/1">1</a>' in page and '<a href="/reading/2">2</a>' in page
+    assert '<a href="/hexagram/44">44</a>' in page
+
+
+@pytest.mark.parametrize("name", ["姤", "44", "天风姤", "天風姤", "011111", "tian feng gou"])
+def test_the_hexagram_page_takes_every_alias(site: httpx.Client, name: str) -> None:
+    page = get(site, f"/hexagram/{name}").text
+    assert "天風姤 姤 · King Wen 44" in page
+    for position in range(1, 7):
+        assert f'<tr class="position-{position}">' in page
+    assert "伏 妻財 甲寅木" in page
+    assert "乾宮 一世" in page and "five star" in page
+
+
+def test_the_passages_page(site: httpx.Client) -> None:
+    page = get(site, "/passages").text
+    assert "The book's 77 passages" in page
+    assert page.count('<li id="p') == 77
+    item = page.split('<li id="p7.2">', 1)[1].split("</li>", 1)[0]
+    assert "六神章第七" in item and 'href="/yimao/general?passage=7.2"' in item
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        ("/reading/99", "no reading with id 99"),
+        ("/reading/abc", "bad reading id &#39;abc&#39;: expected a positive whole number"),
+        ("/hexagram/nothing", "unknown hexagram &#39;nothing&#39;: expected a hexagram"),
+        ("/hexagram/65", "unknown hexagram &#39;65&#39;"),
+    ],
+)
+def test_unknown_ids_are_404_with_a_message(site: httpx.Client, path: str, message: str) -> None:
+    response = site.get(path)
+    assert response.status_code == 404
+    assert message in response.text
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "DELETE FROM reading",
+        "UPDATE hexagram SET name = 'x'",
+        "PRAGMA query_only = OFF",
+        "CREATE TABLE x (a)",
+        "ATTACH DATABASE 'other.db' AS other",
+        "SELECT 1; DELETE FROM reading",
+    ],
+)
+def test_writes_through_datasette_are_refused(site: httpx.Client, database: Path, sql: str) -> None:
+    before = _digest(database)
+    response = site.get("/yimao.json", params={"sql": sql})
+    assert response.status_code == 400
+    assert response.json()["ok"] is False
+    posted = site.post("/yimao", data={"sql": sql})
+    assert posted.status_code in (400, 403, 405)
+    assert _digest(database) == before
+    assert [r["reading_id"] for r in rows(site, "/yimao/v_reading.json")] == [2, 1]
+
+
+def test_a_reading_cast_while_serving_appears(tmp_path: Path) -> None:
+    """A writable file is served read-only, not immutable: a new reading shows at once."""
+    database = built_with_readings(tmp_path / "live.db")
+    with served(database) as url, httpx.Client(base_url=url) as client:
+        assert client.get("/reading/3").status_code == 404
+        done = subprocess.run(
+            yimao_command("cast", "789678", "--at", "2026-12-01T08:00", "--db", str(database)),
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr
+        assert "Reading 3" in get(client, "/reading/3").text
+
+
+def test_immutable_only_where_nothing_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "yimao.db"
+    path.write_bytes(b"")
+    assert not dbmod.nothing_writes(path)  # a writable directory: mode=ro
+    monkeypatch.setattr(dbmod.os, "access", lambda *a, **k: False)
+    assert dbmod.nothing_writes(path)  # nothing can write: immutable
+    (tmp_path / "yimao.db-wal").write_bytes(b"")
+    assert not dbmod.nothing_writes(path)  # a writer's log is there: mode=ro
+
+
+# --- errors before the server starts: one line, exit 2 -----------------------------------
+
+
+def test_missing_database(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, err = run(capsys, "serve", "--db", str(tmp_path / "none.db"))
+    assert (code, out) == (2, "")
+    assert err == f"error: no database at {tmp_path / 'none.db'}; run `yimao build` first\n"
+    assert not (tmp_path / "none.db").exists()
+
+
+def test_unbuilt_database(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "empty.db").write_bytes(b"")
+    code, _, err = run(capsys, "serve", "--db", str(tmp_path / "empty.db"))
+    assert code == 2
+    assert err.startswith("error: ") and err.count("\n") == 1
+    assert "not a built database; run `yimao build` first" in err
+    assert (tmp_path / "empty.db").read_bytes() == b""
+
+
+def test_busy_port(capsys: pytest.CaptureFixture[str], database: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        code, out, err = run(capsys, "serve", "--db", str(database), "--port", str(port))
+    assert (code, out) == (2, "")
+    assert err.startswith(f"error: cannot listen on 127.0.0.1:{port}: ")
+    assert "give another --port" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("port", ["x", "65536", "-1", "８０"])
+def test_bad_port(capsys: pytest.CaptureFixture[str], database: Path, port: str) -> None:
+    code, _, err = run(capsys, "serve", "--db", str(database), "--port", port)
+    assert code == 2 and "expected a port number 0..65535" in err
+
+
+def test_datasette_not_installed(
+    capsys: pytest.CaptureFixture[str], database: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "datasette", None)  # import datasette fails
+    code, out, err = run(capsys, "serve", "--db", str(database))
+    assert (code, out) == (2, "")
+    assert err == (
+        "error: yimao serve needs datasette, which is not installed (pip install 'yimao-db[web]')\n"
+    )
+
+
+def test_a_path_datasette_would_misread(
+    capsys: pytest.CaptureFixture[str], database: Path, tmp_path: Path
+) -> None:
+    odd = tmp_path / "100%" / "yimao.db"
+    odd.parent.mkdir()
+    copy_db(database, odd)
+    code, out, err = run(capsys, "serve", "--db", str(odd))
+    assert (code, out) == (2, "")
+    assert "datasette misreads a path with ?, # or %" in err and err.count("\n") == 1
+
+
+def test_a_postgresql_url_is_pointed_at_the_docs(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "serve", "--db", "postgresql+psycopg://u@127.0.0.1:1/x")
+    assert code == 2 and "docs/browse.md" in err and err.count("\n") == 1
+
+
+def test_nothing_of_datasette_is_imported_by_other_commands() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from yimao_db.cli import make_parser; make_parser(); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('datasette', 'uvicorn', 'httpx', 'jinja2', 'yimao_db.web')))",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert done.stdout.strip() == "[]", done.stderr

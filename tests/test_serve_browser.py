@@ -1,0 +1,109 @@
+"""`yimao serve` in a real browser: headless chromium loads the pages and the test reads
+the DOM it built (``--dump-dom``, after the scripts ran).
+
+Skipped, with the reason, only where chromium is not installed and this is not CI (CI sets
+``CI``; ``.ci/run`` installs Debian's chromium and sets ``YIMAO_REQUIRE_CHROMIUM=1``).
+``YIMAO_SCREENSHOT=PATH`` also saves a screenshot of a reading's page to PATH (how
+docs/browse.png is made).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("datasette")
+
+from serving import built_with_readings, served
+
+from yimao_db.vocab import MOVING_MARKS, YANG_BAR, YIN_BAR
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+REQUIRED = bool(os.environ.get("CI") or os.environ.get("YIMAO_REQUIRE_CHROMIUM"))
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+)
+
+
+@pytest.fixture(scope="module")
+def chromium() -> str:
+    if CHROMIUM is None:
+        if REQUIRED:
+            pytest.fail("chromium is not installed (CI installs Debian's: see .ci/run)")
+        pytest.skip("chromium is not installed (apt-get install chromium fonts-noto-cjk)")
+    return CHROMIUM
+
+
+@pytest.fixture(scope="module")
+def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    database = built_with_readings(tmp_path_factory.mktemp("browser") / "yimao.db")
+    with served(database) as base:
+        yield base
+
+
+def browse(chromium: str, tmp_path: Path, *args: str) -> str:
+    done = subprocess.run(
+        [chromium, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def rows(dom: str) -> dict[int, str]:
+    """The chart's rows by line position, as the browser built them."""
+    found = re.findall(r'<tr class="position-(\d)">(.*?)</tr>', dom, re.S)
+    return {int(p): row for p, row in found}
+
+
+def test_reading_in_chromium(chromium: str, url: str, tmp_path: Path) -> None:
+    dom = browse(chromium, tmp_path, "--dump-dom", f"{url}/reading/1")
+    lines = rows(dom)
+    assert sorted(lines) == [1, 2, 3, 4, 5, 6]
+    # 姤 (011111) below and 乾 (111111) beside it: both hexagrams' six lines
+    bars = {p: re.findall(r'class="bar (yang|yin)">([^<]+)<', row) for p, row in lines.items()}
+    assert [bars[p][0][0] for p in range(1, 7)] == ["yin"] + ["yang"] * 5
+    assert [bars[p][1][0] for p in range(1, 7)] == ["yang"] * 6
+    assert {text for row in bars.values() for _, text in row} == {YANG_BAR, YIN_BAR}
+    assert '<td class="mark">世</td>' in lines[1] and '<td class="mark">應</td>' in lines[4]
+    assert "伏 妻財 甲寅木" in lines[2]
+    assert f'<td class="moving">{MOVING_MARKS[6]}</td>' in lines[1]
+
+
+def test_hexagram_in_chromium(chromium: str, url: str, tmp_path: Path) -> None:
+    dom = browse(chromium, tmp_path, "--dump-dom", f"{url}/hexagram/姤")
+    lines = rows(dom)
+    assert sorted(lines) == [1, 2, 3, 4, 5, 6]
+    assert ["yin" if YIN_BAR in lines[p] else "yang" for p in range(1, 7)] == ["yin"] + ["yang"] * 5
+    assert '<td class="mark">世</td>' in lines[1] and '<td class="mark">應</td>' in lines[4]
+    assert "伏 妻財 甲寅木" in lines[2]
+
+
+def test_column_descriptions_fold_in_chromium(chromium: str, url: str, tmp_path: Path) -> None:
+    dom = browse(chromium, tmp_path, "--dump-dom", f"{url}/yimao/v_line")
+    folded = re.search(r'<details class="yimao-columns"><summary>(.*?)</summary>', dom)
+    assert folded and folded[1] == "Column descriptions (14)"
+    assert re.search(r'<th [^>]*data-column="relative"[^>]*title="Relative against', dom)
+
+
+def test_screenshot(chromium: str, url: str, tmp_path: Path) -> None:
+    target = Path(os.environ.get("YIMAO_SCREENSHOT") or tmp_path / "browse.png")
+    browse(
+        chromium, tmp_path, f"--screenshot={target}", "--window-size=900,700", f"{url}/reading/1"
+    )
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

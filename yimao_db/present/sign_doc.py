@@ -1,0 +1,61 @@
+"""The catalogue of signs in ``docs/signs.md``, generated from :mod:`yimao_db.rules.signs`.
+
+The block between ``<!-- signs:begin -->`` and ``<!-- signs:end -->`` is one table per chart
+group: every sign with its subject, polarity, weight, condition in words, meaning, passage,
+basis and the rule table holding its condition. ``python -m yimao_db.present.schema_doc``
+rewrites it; a test fails when the committed file is stale.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from yimao_db.rules.signs import GROUPS, SIGNS
+
+BEGIN, END = "<!-- signs:begin -->", "<!-- signs:end -->"
+_BLOCK = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END), re.S)
+TITLES = {
+    "world": "World and response (世應章, §8)",
+    "bodies": "The two bodies (身法章, §9)",
+    "between": "The lines between (間爻章, §10)",
+    "lines": "Lines, spirits, stars and mansions (§6, §7, §8, §10)",
+}
+
+
+def _cell(text: str | None) -> str:
+    return "" if text is None else text.replace("|", "\\|")
+
+
+def catalogue_markdown() -> str:
+    """The generated block: one table per group, signs in catalogue order."""
+    out = [BEGIN, ""]
+    for group in GROUPS:
+        out += [
+            f"### {TITLES[group]}",
+            "",
+            "| sign | subject | polarity | weight | fires when | meaning | passage | basis "
+            "| table |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        for s in SIGNS:
+            if s.group != group:
+                continue
+            passage = f"§{s.passage}" if s.passage else ""
+            out.append(
+                f"| {s.name} | {s.subject} | {s.polarity} | {s.weight} | {_cell(s.condition)} "
+                f"| {_cell(s.meaning)} ({s.meaning_zh}) | {passage} | {s.basis} | `{s.table}` |"
+            )
+        out.append("")
+    out.append(END)
+    return "\n".join(out)
+
+
+def with_catalogue(text: str) -> str:
+    """``text`` with its generated catalogue brought up to date."""
+    return _BLOCK.sub(lambda _: catalogue_markdown(), text)
+
+
+def signs_md_path(schema_md: Path) -> Path:
+    """``docs/signs.md`` beside ``docs/schema.md``."""
+    return schema_md.with_name("signs.md")

@@ -1,0 +1,87 @@
+"""What the pages of ``yimao serve`` show, read with the package's own queries: a reading's
+chart (``/reading/ID``), a hexagram (``/hexagram/NAME``) and the book's passages with the
+rows citing each (``/passages``). Each function takes a read-only connection and returns
+plain data for a template; a name or id that finds nothing raises :class:`NotFound`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Connection, text
+
+from yimao_db import lookup
+from yimao_db.errors import UsageError
+from yimao_db.present.show import hexagram_data, related_rows
+from yimao_db.readings import read_chart
+from yimao_db.schema import metadata
+from yimao_db.vocab import YANG_BAR, YIN_BAR
+from yimao_db.web.chart import chart_html
+
+
+class NotFound(Exception):
+    """Nothing has this id or name; the message says what was expected."""
+
+
+def reading(conn: Connection, typed: str) -> dict[str, Any]:
+    """A stored reading's chart: ``{"chart", "html"}``."""
+    from yimao_db.commands.readings import reading_id
+
+    try:
+        chart = read_chart(conn, reading_id(typed))
+    except UsageError as exc:
+        raise NotFound(str(exc)) from None
+    return {"chart": chart, "html": chart_html(chart)}
+
+
+def hexagram(conn: Connection, typed: str) -> dict[str, Any]:
+    """A hexagram (any spelling ``yimao show`` accepts): its row of v_hexagram, six lines,
+    hidden spirits, the rows of the rule and symbol tables that refer to it, and the
+    citations of its own rows."""
+    try:
+        king_wen = lookup.hexagram(conn, typed)
+    except UsageError as exc:
+        raise NotFound(str(exc)) from None
+    data = hexagram_data(conn, king_wen)
+    hidden = {h["position"]: h for h in data["hidden"]}
+    for line in data["lines"]:
+        line["bar"] = YANG_BAR if line["yang"] else YIN_BAR
+        line["hidden"] = hidden.get(line["position"])
+    table = metadata.tables["hexagram"]
+    row = dict(conn.execute(table.select().where(table.c.king_wen == king_wen)).mappings().one())
+    data["related"] = related_rows(conn, "hexagram", table, row)
+    # rows keyed by the hexagram: its own, its lines' (44|1 …) and its hidden spirits'
+    cited = conn.execute(
+        text(
+            "SELECT passage, chapter, table_name, row_key, basis FROM v_passage_citation "
+            "WHERE table_name IN ('hexagram', 'hexagram_line', 'hidden_spirit') "
+            "AND (row_key = :kw OR row_key LIKE :lines) "
+            "ORDER BY chapter_no, passage_no, table_name, row_key"
+        ),
+        {"kw": str(king_wen), "lines": f"{king_wen}|%"},
+    )
+    data["citations"] = [dict(c) for c in cited.mappings()]
+    return data
+
+
+def passages(conn: Connection) -> list[dict[str, Any]]:
+    """The book's passages in order, each with its citing rows grouped by table:
+    ``[{"id", "chapter", "tables": [{"table", "rows": [row_key, …]}]}]``."""
+    rows = conn.execute(
+        text(
+            "SELECT s.id, s.chapter_no, s.passage_no, s.chapter, c.table_name, c.row_key "
+            "FROM source_passage s LEFT JOIN v_passage_citation c ON c.passage = s.id "
+            "ORDER BY s.chapter_no, s.passage_no, c.table_name, c.row_key"
+        )
+    ).mappings()
+    found: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        passage = found.setdefault(
+            r["id"], {"id": r["id"], "chapter": r["chapter"], "tables": {}, "count": 0}
+        )
+        if r["table_name"] is not None:
+            passage["tables"].setdefault(r["table_name"], []).append(r["row_key"])
+            passage["count"] += 1
+    return [
+        {**p, "tables": [{"table": t, "rows": keys} for t, keys in p["tables"].items()]}
+        for p in found.values()
+    ]

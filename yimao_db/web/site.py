@@ -1,0 +1,149 @@
+"""The datasette site of ``yimao serve``: its metadata, read from the database's own
+documentation, and the server.
+
+The database is served under the name ``yimao`` whatever the file is called (so every URL
+in the documentation holds), read-only:
+
+* **immutable** (``immutable=1``: no locks, no ``-shm`` file) when nothing can be writing
+  it: the directory cannot be written by this user (so no writer could make a ``-wal``
+  file beside the database) and there is no ``-wal`` file. This is how the read-only
+  commands open such a file too (:func:`yimao_db.db.reader_engine`).
+* **plain read-only** (``mode=ro``) otherwise: a ``yimao cast`` or ``yimao import`` may
+  write while the site is up, and the pages show its readings as soon as it commits. An
+  immutable connection would not see them and could read a half-moved page of the
+  write-ahead log, so it is never used for a file that can be written.
+
+Every connection datasette opens on it also runs ``PRAGMA query_only`` (the plugin's
+``prepare_connection``), so not even datasette's write connection can change it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import socket
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from sqlalchemy import Engine
+
+from yimao_db import db as dbmod
+from yimao_db.errors import UsageError
+
+DATABASE = "yimao"  # the database's name in datasette's URLs
+STATIC = "yimao-static"  # the URL prefix of the plugin's CSS and JavaScript
+HERE = Path(__file__).resolve().parent
+SETTINGS = {"sql_time_limit_ms": 3000, "facet_time_limit_ms": 500}
+
+
+@dataclass(frozen=True)
+class Site:
+    """What the plugin needs: the served file, how it is opened, and an engine reading it."""
+
+    path: Path
+    immutable: bool
+    engine: Engine
+
+
+def opens_immutable(path: Path) -> bool:
+    """True when nothing can be writing ``path`` (see the module's docstring)."""
+    return dbmod.nothing_writes(path)
+
+
+def metadata(tables: list[dict[str, Any]], columns: list[dict[str, Any]]) -> dict[str, Any]:
+    """datasette's metadata: the documentation with sort orders and facets
+    (:func:`yimao_db.present.schema_doc.datasette_metadata`) and the canned queries."""
+    from yimao_db.present.schema_doc import datasette_metadata
+    from yimao_db.web.queries import queries
+
+    found = datasette_metadata(tables, columns, DATABASE)
+    canned: dict[str, Any] = {}
+    for q in queries().values():
+        entry: dict[str, Any] = {"sql": q.canned_sql, "title": q.title}
+        if q.params:
+            example = html.escape(f"{q.name}?{urlencode(q.example)}")
+            names = ", ".join(f"<code>{html.escape(n)}</code>" for n in q.example)
+            entry["params"] = list(q.example)
+            entry["description_html"] = (
+                f"From docs/queries.md, with the parameter{'s' if len(q.params) > 1 else ''} "
+                f'{names}: <a href="{example}">the example in the documentation</a>.'
+            )
+        else:
+            entry["description"] = "From docs/queries.md."
+        canned[q.name] = entry
+    found["databases"][DATABASE]["queries"] = canned
+    return found
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` and listening (port 0: any free port); UsageError
+    for a busy port or a host that is not this machine's."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise UsageError(f"cannot listen on {host!r}: {exc}") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        reason = exc.strerror or str(exc)
+        hint = " (another server uses it: give another --port)" if port else ""
+        raise UsageError(f"cannot listen on {host}:{port}: {reason}{hint}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def datasette_app(site: Site, meta: dict[str, Any]) -> Any:
+    """The datasette instance serving ``site`` with the yimao plugin."""
+    from datasette.app import Datasette
+    from datasette.database import Database
+    from datasette.plugins import pm
+
+    from yimao_db.web import plugin
+
+    if not pm.is_registered(plugin):
+        pm.register(plugin, name="yimao-db")
+    ds = Datasette(
+        metadata=meta,
+        template_dir=str(HERE / "templates"),
+        static_mounts=[(STATIC, str(HERE / "static"))],
+        settings=SETTINGS,
+    )
+    ds.add_database(Database(ds, path=str(site.path), is_mutable=not site.immutable), name=DATABASE)
+    ds.remove_database("_memory")  # datasette adds it when given no file
+    plugin.attach(ds, site)
+    return ds
+
+
+@contextmanager
+def opened(path: Path) -> Iterator[Site]:
+    """The site for the file at ``path``, its engine disposed of at the end."""
+    engine = dbmod.reader_engine(str(path))
+    try:
+        yield Site(path, opens_immutable(path), engine)
+    finally:
+        engine.dispose()
+
+
+def serve(site: Site, meta: dict[str, Any], sock: socket.socket) -> None:
+    """Run datasette on ``sock`` until interrupted (Ctrl-C, SIGTERM)."""
+    import uvicorn
+
+    ds = datasette_app(site, meta)
+    asyncio.run(ds.invoke_startup())
+    host, port = sock.getsockname()[:2]
+    mode = "immutable" if site.immutable else "read-only"
+    shown = f"[{host}]" if ":" in host else host
+    sys.stdout.write(f"serving {site.path} ({mode}) at http://{shown}:{port}/ (Ctrl-C stops)\n")
+    sys.stdout.flush()
+    config = uvicorn.Config(ds.app(), log_level="warning", lifespan="on", workers=1)
+    uvicorn.Server(config).run(sockets=[sock])
