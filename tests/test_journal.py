@@ -34,7 +34,7 @@ def snapshot(db: str) -> dict[str, list[tuple[object, ...]]]:
 def week(fresh_db: str) -> str:
     """Four readings over a week: 姤 (2 moving), 乾 (still), 姤 still, 既濟 from pillars."""
     cast_into(fresh_db, "姤:1,4", at="2026-11-30T09:15", question="Will the parcel arrive?")
-    cast_into(fresh_db, "乾", at="2026-12-02T20:00", question="Job offer")
+    cast_into(fresh_db, "乾", at="2026-12-02T20:00", question="Job offer", matter="office")
     cast_into(fresh_db, "姤", at="2026-12-05T08:00", question="Rain on Sunday?")
     cast_into(fresh_db, "既濟:3", pillars="甲辰,丙子,戊戌", question="100% sure_ok")
     return fresh_db
@@ -122,7 +122,7 @@ def test_note_outcome_tag_show_under_the_chart_and_in_v_reading(
         (("readings", "--outcome", "won"), "invalid choice"),
         (("readings", "--search", ""), "the search text is empty"),
         (("readings", "--all", "--limit", "3"), "not both"),
-        (("readings", "--matter", "wealth"), "--matter"),
+        (("readings", "--matter", "gold"), "unknown matter 'gold'"),
     ],
 )
 def test_bad_input_is_one_line_exit_2_nothing_written(
@@ -216,6 +216,9 @@ def test_filters(week: str) -> None:
     assert ids(week, outcome="none") == [4, 3]
     assert ids(week, outcome="partial") == []
     assert ids(week, hexagram="姤", tag="post", outcome="none") == [3]
+    assert ids(week, matter="office") == [2]
+    assert ids(week, matter="功名") == ids(week, matter="gongming") == [2]
+    assert ids(week, matter="wealth") == []
 
 
 def test_api_find_readings_and_limit(week: str) -> None:
@@ -250,6 +253,35 @@ def test_stats(week: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert by_hexagram["水火既濟"]["hit_rate"] is None
     code, out, _ = run(capsys, "stats", "--by", "outcome", "--csv", "--db", week)
     assert out.splitlines() == ["outcome,readings", "hit,1", "miss,1", "none,1", "partial,1"]
+
+
+def test_stats_by_sign_counts_each_reading_once(
+    week: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record_outcome(1, "hit", "2026-12-02", db=week)
+    record_outcome(3, "miss", "2026-12-06", db=week)
+    record_outcome(2, "partial", "2026-12-06", db=week)
+    code, out, _ = run(capsys, "stats", "--by", "sign", "--json", "--db", week)
+    assert code == 0
+    rows = json.loads(out)
+    by_sign = {r["sign"]: r for r in rows}
+    # 間生助 fires on two lines of reading 1, and in every reading: four readings, not five
+    assert by_sign["間生助"] == {
+        "sign": "間生助",
+        "polarity": "吉",
+        "readings": 4,
+        "judged": 3,
+        "hit": 1,
+        "partial": 1,
+        "miss": 1,
+        "hit_rate": 0.333,
+    }
+    assert (by_sign["應生世"]["readings"], by_sign["應生世"]["hit_rate"]) == (2, 0.5)  # 1 and 3
+    assert (by_sign["卦身缺"]["judged"], by_sign["卦身缺"]["hit_rate"]) == (1, 0.0)  # 2 and 4
+    assert by_sign["獨發"]["hit_rate"] is None  # only 4, which has no outcome
+    assert rows[0]["sign"] == "間生助"  # the most readings first
+    counts = [r["readings"] for r in rows]
+    assert counts == sorted(counts, reverse=True)
 
 
 def test_stats_on_an_empty_journal(fresh_db: str, capsys: pytest.CaptureFixture[str]) -> None:

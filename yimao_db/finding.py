@@ -50,7 +50,7 @@ class Filters:
     until: str | None = None  # last date, inclusive
     tag: str | None = None
     search: str | None = None  # text in the question or a note (case-insensitive for ASCII)
-    matter: str | None = None  # the matter asked about
+    matter: str | None = None  # the matter asked about, any spelling (office, 功名 …)
     moving: int | None = None  # how many lines move, 0..6
     outcome: str | None = None  # hit, miss, partial or none
 
@@ -104,9 +104,8 @@ def _where(conn: Connection, f: Filters) -> tuple[list[str], dict[str, Any]]:
         )
         params["search"] = _like(wanted)
     if f.matter is not None:
-        # the matter a reading asks about comes with the signs' schema; until then no
-        # reading has one, and a filter that cannot be applied is refused, not ignored
-        raise UsageError("--matter: this database records no matter for its readings yet")
+        where.append("v.matter = :matter")
+        params["matter"] = lookup.matter(conn, f.matter)
     if f.moving is not None:
         if isinstance(f.moving, bool) or not isinstance(f.moving, int) or not 0 <= f.moving <= 6:
             raise UsageError(f"bad --moving {f.moving!r}: expected a number of lines from 0 to 6")

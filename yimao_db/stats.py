@@ -31,12 +31,20 @@ QUERIES = {
         "FROM v_reading v WHERE v.changed_king_wen IS NOT NULL "
         "GROUP BY v.changed_king_wen, v.changed_name ORDER BY COUNT(*) DESC, v.changed_king_wen"
     ),
+    # a sign counts a reading once, however many of its lines it fires on; signs that
+    # fire as often keep the catalogue's order (the same on every backend)
+    "sign": (
+        f"SELECT s.name AS sign, s.polarity, {OUTCOME_COUNTS} "
+        "FROM (SELECT DISTINCT reading_id, sign FROM v_reading_sign) f "
+        "JOIN sign s ON s.name = f.sign JOIN v_reading v ON v.reading_id = f.reading_id "
+        "GROUP BY s.name, s.polarity, s.ordinal ORDER BY COUNT(*) DESC, s.ordinal"
+    ),
     "outcome": (
         "SELECT COALESCE(v.outcome, 'none') AS outcome, COUNT(*) AS readings FROM v_reading v "
         "GROUP BY v.outcome ORDER BY COUNT(*) DESC, COALESCE(v.outcome, 'none')"
     ),
 }
-GROUPINGS = ("all", "hexagram", "changed", "outcome")
+GROUPINGS = ("all", "hexagram", "changed", "sign", "outcome")
 
 
 def stats(conn: Connection, by: str = "all") -> tuple[list[str], list[tuple[Any, ...]]]:
