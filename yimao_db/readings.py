@@ -122,6 +122,20 @@ class ChartSign:
 
 
 @dataclass(frozen=True)
+class ChangedLine:
+    """A line of the changed hexagram (all six, moving or not): its najia and its relative
+    against the primary hexagram's palace."""
+
+    position: int
+    yang: int
+    stem: str
+    branch: str
+    element: str
+    relative: str
+    ganzhi: str
+
+
+@dataclass(frozen=True)
 class Chart:
     """The row of v_reading, with the reading's lines and hidden spirits."""
 
@@ -171,6 +185,12 @@ class Chart:
     lines: tuple[ChartLine, ...]
     hidden: tuple[HiddenLine, ...]
     signs: tuple[ChartSign, ...] = ()
+    # beside v_reading: the changed hexagram's six lines, its palace and generation, the
+    # 互卦's name (read by EXTRA_QUERIES, joins of rule tables like the views')
+    changed_lines: tuple[ChangedLine, ...] = ()
+    changed_palace: str | None = None
+    changed_generation_name: str | None = None
+    nuclear_name: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The chart as JSON-ready data: lines, hidden spirits and signs as lists of dicts."""
@@ -195,7 +215,26 @@ CHART_QUERIES = (
 )
 
 
-PARTS = ("lines", "hidden", "signs")  # the fields of Chart read from other views
+PARTS = ("lines", "hidden", "signs", "changed_lines")  # fields of Chart read as rows
+
+CHANGED_LINES_QUERY = """
+SELECT cl.position, cl.yang, ln.stem, cl.branch, cl.element, er.relative, ln.ganzhi
+FROM reading r
+JOIN hexagram p ON p.king_wen = r.primary_kw
+JOIN trigram pt ON pt.name = p.palace
+JOIN hexagram_line cl ON cl.king_wen = r.changed_kw
+JOIN line_najia ln
+  ON ln.king_wen = cl.king_wen AND ln.position = cl.position AND ln.half_year = r.najia_half
+JOIN element_relation er ON er.me = pt.element AND er.other = cl.element
+WHERE r.id = :id ORDER BY cl.position"""
+NAMES_QUERY = """
+SELECT c.palace, g.name, n.name
+FROM reading r
+JOIN hexagram_pattern hp ON hp.king_wen = r.primary_kw
+JOIN hexagram n ON n.king_wen = hp.nuclear_king_wen
+LEFT JOIN hexagram c ON c.king_wen = r.changed_kw
+LEFT JOIN generation g ON g.ordinal = c.generation
+WHERE r.id = :id"""
 
 
 def sign_order(sign: ChartSign) -> tuple[int, int, int]:
@@ -208,10 +247,10 @@ CATALOGUE = {s.name: i for i, s in enumerate(SIGNS)}
 
 
 def read_chart(conn: Connection, reading_id: int) -> Chart:
-    """The chart of one reading: three queries in one snapshot, on the driver's own cursor
+    """The chart of one reading: six queries in one snapshot, on the driver's own cursor
     (a chart is read often; the columns arrive in the order of the classes' fields)."""
-    head_sql, lines_sql, hidden_sql, signs_sql = (
-        dialect.named_params(conn, q) for q in CHART_QUERIES
+    head_sql, lines_sql, hidden_sql, signs_sql, changed_sql, names_sql = (
+        dialect.named_params(conn, q) for q in (*CHART_QUERIES, CHANGED_LINES_QUERY, NAMES_QUERY)
     )
     params = {"id": reading_id}
     try:
@@ -220,6 +259,8 @@ def read_chart(conn: Connection, reading_id: int) -> Chart:
             lines = cursor.execute(lines_sql, params).fetchall()
             hidden = cursor.execute(hidden_sql, params).fetchall()
             signs = cursor.execute(signs_sql, params).fetchall()
+            changed = cursor.execute(changed_sql, params).fetchall()
+            names = cursor.execute(names_sql, params).fetchone()
     except Exception as exc:  # the driver's own, raised outside SQLAlchemy
         raise driver_error(conn, exc) from exc
     if head is None:
@@ -230,6 +271,10 @@ def read_chart(conn: Connection, reading_id: int) -> Chart:
         lines=tuple(ChartLine(*row[1:]) for row in lines),
         hidden=tuple(HiddenLine(*row[1:]) for row in hidden),
         signs=tuple(sorted((ChartSign(*row[1:]) for row in signs), key=sign_order)),
+        changed_lines=tuple(ChangedLine(*row) for row in changed),
+        changed_palace=names[0] if names else None,
+        changed_generation_name=names[1] if names else None,
+        nuclear_name=names[2] if names else None,
     )
 
 

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import sys
 import time
 
 from sqlalchemy import Connection, Engine
 
 from yimao_db import db as dbmod
-from yimao_db.commands import SubParsers, db_option, format_options, out
+from yimao_db.commands import SubParsers, chart_format_options, db_option, format_options, out
 from yimao_db.errors import UsageError
 from yimao_db.schema.readings import MAX_ID
 from yimao_db.vocab import VERDICTS
@@ -25,18 +27,28 @@ def built_writer(db: str | None) -> Engine:
 
 
 def chart_text(reading_id: int, args: argparse.Namespace, db: Engine | Connection) -> str:
-    """A stored reading's chart as printed: JSON with ``--json``, else the layout."""
+    """A stored reading's chart as printed, in ``args.format``."""
     from yimao_db.journal import journal
-    from yimao_db.present.chart import render_chart
-    from yimao_db.present.journal_block import render_journal
+    from yimao_db.present import chart as layout
     from yimao_db.readings import chart
 
     result = chart(reading_id, db)
     notes = journal(reading_id, db)
-    if args.json:
-        data = result.as_dict() | {"journal": notes.as_dict()}
-        return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
-    return render_chart(result) + render_journal(notes)
+    if args.format == "json":
+        from yimao_db.present.chart_json import chart_json
+
+        return json.dumps(chart_json(result, notes), ensure_ascii=False, indent=2) + "\n"
+    if args.format == "markdown":
+        return layout.chart_markdown(result, notes)
+    if args.format == "html":
+        return layout.chart_document(result, notes)
+    terminal = sys.stdout.isatty()
+    return layout.render_chart(
+        result,
+        notes,
+        cells_wide=shutil.get_terminal_size().columns if terminal else None,
+        coloured=terminal and not os.environ.get("NO_COLOR"),
+    )
 
 
 def cmd_cast(args: argparse.Namespace) -> int:
@@ -274,13 +286,13 @@ def register(sub: SubParsers) -> None:
         help="what the question is about (§9.5): office, wealth, lawsuit or worry "
         "(功名 財利 獄訟 憂患); its signs join the chart",
     )
-    p.add_argument("--json", action="store_true", help="print the chart as JSON")
+    chart_format_options(p)
     db_option(p)
     p.set_defaults(handler=cmd_cast)
 
     p = sub.add_parser("reading", help="print a stored reading's chart")
     p.add_argument("id", help="reading id")
-    p.add_argument("--json", action="store_true", help="print the chart as JSON")
+    chart_format_options(p)
     db_option(p)
     p.set_defaults(handler=cmd_reading)
 
