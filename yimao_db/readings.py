@@ -216,6 +216,7 @@ CHART_QUERIES = (
 
 
 PARTS = ("lines", "hidden", "signs", "changed_lines")  # fields of Chart read as rows
+EXTRAS = ("changed_palace", "changed_generation_name", "nuclear_name")  # beside v_reading
 
 CHANGED_LINES_QUERY = """
 SELECT cl.position, cl.yang, ln.stem, cl.branch, cl.element, er.relative, ln.ganzhi
