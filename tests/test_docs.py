@@ -17,6 +17,7 @@ import pytest
 from alembic import command
 from helpers import run
 from sqlalchemy import Column, Connection, MetaData, String, Table, inspect, text
+from sqlalchemy.engine import make_url
 
 from yimao_db import meta as metamod
 from yimao_db import seeding
@@ -24,7 +25,7 @@ from yimao_db.build import alembic_config, build, head_revision
 from yimao_db.db import writer_engine
 from yimao_db.errors import SeedCheckFailed
 from yimao_db.present import schema_doc
-from yimao_db.readings import PARTS, Chart, ChartLine, ChartSign, HiddenLine
+from yimao_db.readings import EXTRAS, PARTS, Chart, ChartLine, ChartSign, HiddenLine
 from yimao_db.schema import metadata
 from yimao_db.views import Col, contract, views
 
@@ -511,7 +512,7 @@ def test_export_metadata(
     assert "MIT" in data["license"] and "public domain" in data["license"]
     (name, database), *more = data["databases"].items()
     assert more == []
-    assert name == (Path(built_db).stem if "://" not in built_db else "yimao")
+    assert name == (Path(built_db).stem if "://" not in built_db else make_url(built_db).database)
     tables = database["tables"]
     live = live_columns(conn)
     assert set(tables) == set(live)
@@ -545,7 +546,7 @@ def test_export_metadata_unwritable(
 def test_chart_classes_follow_the_view_contracts() -> None:
     """Chart, ChartLine, HiddenLine and ChartSign have one field per view column, in the
     view's order."""
-    chart = [f.name for f in dataclasses.fields(Chart) if f.name not in PARTS]
+    chart = [f.name for f in dataclasses.fields(Chart) if f.name not in (*PARTS, *EXTRAS)]
     assert tuple(chart) == views()["v_reading"].column_names
     sign = [f.name for f in dataclasses.fields(ChartSign)]
     assert ("reading_id", *sign) == views()["v_reading_sign"].column_names

@@ -76,7 +76,10 @@ def test_every_command_on_postgresql(
     assert b.startswith("imported 2 readings (ids 11–12) in ")
     for reading_id in ("1", "3", "12"):
         a, b = both(capsys, lite, pg, "reading", reading_id, "--json")
-        assert without_clock(a) == without_clock(b)
+        mine, theirs = without_clock(a), without_clock(b)
+        if reading_id == "12":  # imported without a time: "now", a second apart on a busy machine
+            mine.pop("cast_at"), theirs.pop("cast_at")
+        assert mine == theirs
     a, b = both(capsys, lite, pg, "readings", "--limit", "3", "--csv")
     assert a.splitlines()[0] == b.splitlines()[0]
     assert [r.split(",")[0] for r in a.splitlines()] == [r.split(",")[0] for r in b.splitlines()]

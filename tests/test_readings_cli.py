@@ -13,6 +13,7 @@ from helpers import coins_of, counts, run
 from sqlalchemy import Engine
 
 from yimao_db.db import writer_engine
+from yimao_db.present.chart_json import chart_json
 from yimao_db.readings import chart
 
 AT = "2026-11-30T09:15"
@@ -42,16 +43,59 @@ def test_cast_prints_the_chart(capsys: pytest.CaptureFixture[str], fresh_db: str
     assert lines[0] == "Reading 1 · 2026-11-30T09:15:00+08:00 Asia/Shanghai · 小雪"
     assert lines[1] == "丙午年 己亥月 戊申日 丁巳時 · 旬空 寅卯 · 月建 亥"
     assert lines[2] == "水火既濟 之 澤雷隨 · 坎宮 三世 · moving 3,4 · 卦身 寅 · 世身 6"
-    rows = lines[4:10]
-    assert len(rows) == 6 and lines[10] == ""  # line 6 first, then the signs
-    assert rows[0].split() == ["朱雀", "━━━", "━━━", "兄弟", "戊子水", "應"]
-    assert rows[2].split()[:6] == ["玄武", "━━━", "━━━", "父母", "戊申金", "✕"]
-    assert rows[2].endswith("→ 兄弟 丁亥水")
-    assert rows[3].split()[:5] == ["白虎", "━━━━━━━", "兄弟", "己亥水", "世"]
-    assert "○" in rows[3] and "→ 官鬼 庚辰土 回頭克,化墓" in rows[3]
-    assert rows[3].endswith("伏 妻財 戊午火")
-    assert rows[5].split() == ["勾陳", "━━━━━━━", "子孫", "己卯木", "空"]
-    signs = lines[11:]
+    assert lines[3] == "卦身 寅 缺 · 互卦 火水未濟"
+    assert lines[5].split() == [
+        "六神",
+        "伏神",
+        "本卦",
+        "水火既濟",
+        "坎宮",
+        "三世",
+        "變卦",
+        "澤雷隨",
+        "震宮",
+        "歸魂",
+    ]
+    rows = lines[6:12]
+    assert len(rows) == 6 and lines[12] == ""  # line 6 first, then the signs
+    assert rows[0].split() == [
+        "朱雀",
+        "━━━",
+        "━━━",
+        "兄弟",
+        "戊子水",
+        "應",
+        "━━━",
+        "━━━",
+        "官鬼",
+        "丁未土",
+    ]
+    assert rows[2].split() == [
+        "玄武",
+        "━━━",
+        "━━━",
+        "父母",
+        "戊申金",
+        "✕",
+        "━━━━━━━",
+        "兄弟",
+        "丁亥水",
+    ]
+    assert rows[3].split() == [
+        *("白虎", "妻財", "戊午火", "━━━━━━━", "兄弟", "己亥水", "世", "○"),
+        *("━━━", "━━━", "官鬼", "庚辰土", "回頭克,化墓"),
+    ]
+    assert rows[5].split() == [
+        "勾陳",
+        "━━━━━━━",
+        "子孫",
+        "己卯木",
+        "空",
+        "━━━━━━━",
+        "兄弟",
+        "庚子水",
+    ]
+    signs = lines[13:]
     assert signs[0] == "Signs (line in brackets):"
     assert signs[1] == "  world    世動 §8.14 (3) · 三刑自敝 §8.14 (3)"
     assert signs[2] == "  bodies   卦身缺 §9.2"
@@ -62,11 +106,12 @@ def test_cast_prints_the_chart(capsys: pytest.CaptureFixture[str], fresh_db: str
 
 def test_cast_json_is_the_chart(capsys: pytest.CaptureFixture[str], fresh_db: str) -> None:
     data = cast_json(capsys, fresh_db, "789678", "--at", AT)
-    assert data == chart(data["reading_id"], db=fresh_db).as_dict()
+    assert data.pop("journal") == {"notes": [], "outcome": None, "tags": []}
+    assert data == chart_json(chart(data["reading_id"], db=fresh_db))
     assert (data["primary_name"], data["changed_name"], data["moving_lines"]) == (
         "水火既濟",
         "澤雷隨",
-        "3,4",
+        [3, 4],
     )
     assert [line["position"] for line in data["lines"]] == [1, 2, 3, 4, 5, 6]
     assert data["hidden"] == [

@@ -4,7 +4,11 @@ The public Python API:
 
 - :func:`build` — create or upgrade a database and seed it;
 - :func:`cast` — cast and store a reading, returning its id;
-- :func:`chart` — a stored reading's chart, read from the views, as a typed object.
+- :func:`chart` — a stored reading's chart, read from the views, as a typed object;
+- :func:`find_readings` — stored readings matching filters (hexagram, dates, tag, text,
+  moving lines, outcome), newest first;
+- the journal: :func:`add_note`, :func:`record_outcome`, :func:`tag`, :func:`untag`,
+  :func:`journal` (a reading's notes, outcome and tags) and :func:`delete_readings`.
 
 The command line is :mod:`yimao_db.cli`.
 """
@@ -15,10 +19,25 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "build", "cast", "chart"]
+__all__ = [
+    "__version__",
+    "add_note",
+    "build",
+    "cast",
+    "chart",
+    "delete_readings",
+    "find_readings",
+    "journal",
+    "record_outcome",
+    "tag",
+    "untag",
+]
+JOURNAL = ("add_note", "record_outcome", "tag", "untag", "journal", "delete_readings")
 
 if TYPE_CHECKING:
     from yimao_db.build import build
+    from yimao_db.finding import find_readings
+    from yimao_db.journal import add_note, delete_readings, journal, record_outcome, tag, untag
     from yimao_db.readings import cast, chart
 
 
@@ -32,4 +51,12 @@ def __getattr__(name: str) -> Any:
         from yimao_db import readings
 
         return getattr(readings, name)
+    if name in JOURNAL:
+        from yimao_db import journal as journal_module
+
+        return getattr(journal_module, name)
+    if name == "find_readings":
+        from yimao_db.finding import find_readings
+
+        return find_readings
     raise AttributeError(f"module 'yimao_db' has no attribute {name!r}")

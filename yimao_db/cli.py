@@ -27,7 +27,7 @@ from yimao_db.present.table import terminal_text
 Handler = Callable[[argparse.Namespace], int]
 
 # yimao_db.commands.<name>, in the order they are listed by --help
-COMMAND_MODULES = ("core", "readings", "check", "schema", "data", "serve")
+COMMAND_MODULES = ("core", "readings", "journal", "check", "schema", "data", "serve")
 # the module of each command, so that a command line imports its own module alone
 # (tests/test_cli.py holds this to what the modules register; a command missing here
 # still works, with every module imported)
@@ -38,6 +38,12 @@ MODULE_OF = {
     "reading": "readings",
     "readings": "readings",
     "import": "readings",
+    "note": "journal",
+    "outcome": "journal",
+    "tag": "journal",
+    "untag": "journal",
+    "delete": "journal",
+    "stats": "journal",
     "check": "check",
     "schema": "schema",
     "export-metadata": "schema",
@@ -49,6 +55,21 @@ MODULE_OF = {
 INTERRUPTED = 130  # 128 + SIGINT, as a shell reports it
 INTERNAL_ERROR = 70  # EX_SOFTWARE (sysexits.h)
 DEBUG_ENV = "YIMAO_DEBUG"
+
+
+class _Finished(Exception):
+    """Raised by an option that does all there is to do (``--version``)."""
+
+
+class _Version(argparse.Action):
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, *args: Any, **kwargs: Any) -> None:
+        from yimao_db import __version__
+
+        sys.stdout.write(f"yimao {__version__}\n")
+        raise _Finished
 
 
 class Parser(argparse.ArgumentParser):
@@ -63,7 +84,11 @@ def make_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser = Parser(
         prog="yimao",
         description="程良玉《易冒》卷一 as a relational knowledge base (SQLite or PostgreSQL).",
+        epilog="Environment: YIMAO_DB_URL, the database when --db is not given (else "
+        "./yimao.db); YIMAO_TZ, the time zone of a date-time given without --tz (else "
+        "Asia/Shanghai).",
     )
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     first = argv[0] if argv else None
     modules = (MODULE_OF[first],) if first in MODULE_OF else COMMAND_MODULES
@@ -84,6 +109,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise UsageError(f"--{option} needs a value ('--' alone is not one)")
         handler: Handler = args.handler
         return handler(args)
+    except _Finished:
+        return 0
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         return INTERRUPTED

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import Connection, text
 
 from yimao_db.errors import UsageError
-from yimao_db.names import normalise
+from yimao_db.names import loose, normalise
 
 HEXAGRAM_FORMS = (
     "a hexagram: full or short name in traditional or simplified characters (乾為天, 姤, 天风姤), "
@@ -72,14 +72,69 @@ def resolve_any(conn: Connection, typed: str) -> list[tuple[str, str]]:
     return [(str(k), str(c)) for k, c in rows]
 
 
+Candidate = tuple[str, str, str]  # kind, canonical, the alias (pinyin with tones) it reads as
+
+
+def _pinyin_rows(conn: Connection, kind: str | None = None) -> list[Candidate]:
+    query = "SELECT kind, canonical, alias FROM name_alias WHERE form = 'pinyin'"
+    if kind is not None:
+        query += " AND kind = :kind"
+    return [(str(k), str(c), str(a)) for k, c, a in conn.execute(text(query), {"kind": kind})]
+
+
+def _matching(rows: list[Candidate], typed: str) -> list[Candidate]:
+    """The entities among ``rows`` whose pinyin reads as ``typed`` without tones and spaces,
+    one alias each (the one with tone marks, which tells them apart)."""
+    wanted = loose(typed)
+    best: dict[tuple[str, str], str] = {}
+    for kind, canonical, alias in rows:
+        if wanted and loose(alias) == wanted:
+            shown = best.get((kind, canonical))
+            if shown is None or (loose(shown) == shown.replace(" ", "") and alias != shown):
+                best[(kind, canonical)] = alias
+    return sorted((k, c, a) for (k, c), a in best.items())
+
+
+def candidates(conn: Connection, typed: str, kind: str | None = None) -> list[Candidate]:
+    """Every entity (of ``kind``, or of any kind) whose pinyin ``typed`` matches once tone
+    marks and spaces are dropped: what a name that is no alias may have meant (``qian`` is
+    乾 qián and 謙 qiān)."""
+    return _matching(_pinyin_rows(conn, kind), typed)
+
+
+def _label(conn: Connection | None, kind: str, canonical: str, alias: str) -> str:
+    if kind == "hexagram" and conn is not None:
+        name = conn.execute(
+            text("SELECT name FROM hexagram WHERE king_wen = :kw"), {"kw": int(canonical)}
+        ).scalar_one()
+        return f"{name} ({alias}, King Wen {canonical})"
+    return f"{kind} {canonical} ({alias})"
+
+
+def ambiguous(
+    typed: str, found: list[Candidate], conn: Connection | None = None, what: str = "name"
+) -> UsageError:
+    """The one-line error for a name that reads as several entities."""
+    listed = ", ".join(_label(conn, k, c, a) for k, c, a in found)
+    return UsageError(
+        f"ambiguous {what} {typed!r}: it may be {listed}; type it with tone marks or in characters"
+    )
+
+
 def unknown_hexagram(typed: str) -> UsageError:
     return UsageError(f"unknown hexagram {typed!r}: expected {HEXAGRAM_FORMS}")
 
 
 def hexagram(conn: Connection, typed: str) -> int:
-    """King Wen number of the hexagram ``typed`` names; UsageError if none."""
+    """King Wen number of the hexagram ``typed`` names; UsageError if none, or if it reads
+    as several (the error lists them)."""
     found = resolve(conn, "hexagram", typed)
     if found is None:
+        meant = candidates(conn, typed, "hexagram")
+        if len(meant) == 1:
+            return int(meant[0][1])
+        if meant:
+            raise ambiguous(typed, meant, conn, "hexagram")
         raise unknown_hexagram(typed)
     return int(found)
 
@@ -103,6 +158,9 @@ class HexagramNames:
         )
         self.matters = {str(alias): str(canonical) for alias, canonical in matters}
         self._memo: dict[str, str] = {}
+        # pinyin spellings, for the candidates of a name that is none (read now: rows are
+        # resolved after this connection is closed)
+        self._pinyin = _pinyin_rows(conn, "hexagram")
 
     def bits(self, typed: str) -> str:
         """The bits of the hexagram ``typed`` names; UsageError if none."""
@@ -110,6 +168,9 @@ class HexagramNames:
         if found is None:
             found = self._by_alias.get(normalise(typed))
             if found is None:
+                meant = _matching(self._pinyin, typed)
+                if meant:
+                    raise ambiguous(typed, meant, None, "hexagram")
                 raise unknown_hexagram(typed)
             if len(self._memo) < self.MEMO_SIZE:
                 self._memo[typed] = found
@@ -117,10 +178,16 @@ class HexagramNames:
 
 
 def entities(conn: Connection, typed: str) -> list[tuple[str, str]]:
-    """Every (kind, canonical) ``typed`` names, hexagram first, then in KIND_NAMES order;
-    UsageError naming every accepted form if it names nothing."""
+    """Every (kind, canonical) ``typed`` names, hexagram first, then in KIND_NAMES order
+    (else the one its pinyin reads as without tones); UsageError naming every accepted form
+    if it names nothing, or listing the candidates if it reads as several."""
     found = resolve_any(conn, typed)
     if not found:
+        meant = candidates(conn, typed)
+        if len(meant) == 1:
+            return [meant[0][:2]]
+        if meant:
+            raise ambiguous(typed, meant, conn)
         raise UsageError(
             f"unknown hexagram or name {typed!r}: expected {HEXAGRAM_FORMS}; {NAME_FORMS}"
         )

@@ -18,7 +18,7 @@ from sqlalchemy import Connection, Engine, text
 from sqlalchemy.engine import URL
 
 from yimao_db import casting, dialect, lookup
-from yimao_db.calendar.civiltime import DEFAULT_TZ, parse_at
+from yimao_db.calendar.civiltime import default_tz, parse_at
 from yimao_db.calendar.moment import Moment, moment_from_pillars, moment_of, parse_pillars
 from yimao_db.db import driver_error, reader_engine, writer_engine
 from yimao_db.errors import UsageError
@@ -120,6 +120,20 @@ class ChartSign:
 
 
 @dataclass(frozen=True)
+class ChangedLine:
+    """A line of the changed hexagram (all six, moving or not): its najia and its relative
+    against the primary hexagram's palace."""
+
+    position: int
+    yang: int
+    stem: str
+    branch: str
+    element: str
+    relative: str
+    ganzhi: str
+
+
+@dataclass(frozen=True)
 class Chart:
     """The row of v_reading, with the reading's lines and hidden spirits."""
 
@@ -162,9 +176,19 @@ class Chart:
     day_relative: str
     hour_relative: str | None
     matter: str | None
+    outcome: str | None
+    outcome_on: str | None
+    note_count: int
+    tag_count: int
     lines: tuple[ChartLine, ...]
     hidden: tuple[HiddenLine, ...]
     signs: tuple[ChartSign, ...] = ()
+    # beside v_reading: the changed hexagram's six lines, its palace and generation, the
+    # 互卦's name (read by EXTRA_QUERIES, joins of rule tables like the views')
+    changed_lines: tuple[ChangedLine, ...] = ()
+    changed_palace: str | None = None
+    changed_generation_name: str | None = None
+    nuclear_name: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The chart as JSON-ready data: lines, hidden spirits and signs as lists of dicts."""
@@ -174,7 +198,8 @@ class Chart:
         return data
 
 
-PARTS = ("lines", "hidden", "signs")  # the fields of Chart read from other views
+PARTS = ("lines", "hidden", "signs", "changed_lines")  # fields of Chart read as rows
+EXTRAS = ("changed_palace", "changed_generation_name", "nuclear_name")  # beside v_reading
 
 
 def _columns(cls: type[Any], *, without: tuple[str, ...] = ()) -> tuple[str, ...]:
@@ -184,7 +209,7 @@ def _columns(cls: type[Any], *, without: tuple[str, ...] = ()) -> tuple[str, ...
 # The columns read, in the order of the classes' fields, which is the order of the views'
 # contracts (tests/test_docs.py holds the two equal): no view declaration is loaded to read
 # a chart.
-HEAD_COLUMNS = _columns(Chart, without=PARTS)
+HEAD_COLUMNS = _columns(Chart, without=PARTS + EXTRAS)
 LINE_COLUMNS_READ = ("reading_id", *_columns(ChartLine))
 HIDDEN_COLUMNS_READ = ("reading_id", *_columns(HiddenLine))
 SIGN_COLUMNS_READ = ("reading_id", *_columns(ChartSign))
@@ -203,6 +228,26 @@ CHART_QUERIES = (
 )
 
 
+CHANGED_LINES_QUERY = """
+SELECT cl.position, cl.yang, ln.stem, cl.branch, cl.element, er.relative, ln.ganzhi
+FROM reading r
+JOIN hexagram p ON p.king_wen = r.primary_kw
+JOIN trigram pt ON pt.name = p.palace
+JOIN hexagram_line cl ON cl.king_wen = r.changed_kw
+JOIN line_najia ln
+  ON ln.king_wen = cl.king_wen AND ln.position = cl.position AND ln.half_year = r.najia_half
+JOIN element_relation er ON er.me = pt.element AND er.other = cl.element
+WHERE r.id = :id ORDER BY cl.position"""
+NAMES_QUERY = """
+SELECT c.palace, g.name, n.name
+FROM reading r
+JOIN hexagram_pattern hp ON hp.king_wen = r.primary_kw
+JOIN hexagram n ON n.king_wen = hp.nuclear_king_wen
+LEFT JOIN hexagram c ON c.king_wen = r.changed_kw
+LEFT JOIN generation g ON g.ordinal = c.generation
+WHERE r.id = :id"""
+
+
 def sign_order(sign: ChartSign) -> tuple[int, int, int]:
     """Weightier signs first, then by line (the whole reading before line 1), then in the
     order of the catalogue (the same on every backend, whatever its collation)."""
@@ -218,10 +263,10 @@ def _catalogue() -> dict[str, int]:
 
 
 def read_chart(conn: Connection, reading_id: int) -> Chart:
-    """The chart of one reading: four queries in one snapshot, on the driver's own cursor
+    """The chart of one reading: six queries in one snapshot, on the driver's own cursor
     (a chart is read often; the columns arrive in the order of the classes' fields)."""
-    head_sql, lines_sql, hidden_sql, signs_sql = (
-        dialect.named_params(conn, q) for q in CHART_QUERIES
+    head_sql, lines_sql, hidden_sql, signs_sql, changed_sql, names_sql = (
+        dialect.named_params(conn, q) for q in (*CHART_QUERIES, CHANGED_LINES_QUERY, NAMES_QUERY)
     )
     params = {"id": reading_id}
     try:
@@ -230,6 +275,8 @@ def read_chart(conn: Connection, reading_id: int) -> Chart:
             lines = cursor.execute(lines_sql, params).fetchall()
             hidden = cursor.execute(hidden_sql, params).fetchall()
             signs = cursor.execute(signs_sql, params).fetchall()
+            changed = cursor.execute(changed_sql, params).fetchall()
+            names = cursor.execute(names_sql, params).fetchone()
     except Exception as exc:  # the driver's own, raised outside SQLAlchemy
         raise driver_error(conn, exc) from exc
     if head is None:
@@ -239,6 +286,10 @@ def read_chart(conn: Connection, reading_id: int) -> Chart:
         lines=tuple(ChartLine(*row[1:]) for row in lines),
         hidden=tuple(HiddenLine(*row[1:]) for row in hidden),
         signs=tuple(sorted((ChartSign(*row[1:]) for row in signs), key=sign_order)),
+        changed_lines=tuple(ChangedLine(*row) for row in changed),
+        changed_palace=names[0] if names else None,
+        changed_generation_name=names[1] if names else None,
+        nuclear_name=names[2] if names else None,
     )
 
 
@@ -292,31 +343,35 @@ def make_moment(
             hour=hour,
             month_branch=month if is_branch else None,
         )
-    civil = parse_at(at, tz or DEFAULT_TZ)
+    civil = parse_at(at, tz or default_tz())
     if civil.note is not None and notes is not None:
         notes.append(civil.note)
     return moment_of(civil, early_rat)
 
 
-def check_question(question: str | None) -> str | None:
-    """The question as given; refused only if a database cannot store it verbatim."""
-    if question is None:
+def check_text(value: str | None, what: str = "the question") -> str | None:
+    """Text a user gives to be stored verbatim (``what`` names it in errors), as given;
+    refused only if a database cannot store it verbatim."""
+    if value is None:
         return None
-    if not isinstance(question, str):
-        raise UsageError(f"the question must be text, got {type(question).__name__}")
-    if "\x00" in question:
-        raise UsageError("the question contains a NUL character, which cannot be stored")
+    if not isinstance(value, str):
+        raise UsageError(f"{what} must be text, got {type(value).__name__}")
+    if "\x00" in value:
+        raise UsageError(f"{what} contains a NUL character, which cannot be stored")
     try:
-        size = len(question.encode("utf-8"))
+        size = len(value.encode("utf-8"))
     except UnicodeEncodeError:
         raise UsageError(
-            "the question is not valid Unicode text (it contains a lone surrogate)"
+            f"{what} is not valid Unicode text (it contains a lone surrogate)"
         ) from None
     if size > QUESTION_MAX_BYTES:
-        raise UsageError(
-            f"the question is {size} bytes long: at most {QUESTION_MAX_BYTES} can be stored"
-        )
-    return question
+        raise UsageError(f"{what} is {size} bytes long: at most {QUESTION_MAX_BYTES} can be stored")
+    return value
+
+
+def check_question(question: str | None) -> str | None:
+    """The question as given; refused only if a database cannot store it verbatim."""
+    return check_text(question, "the question")
 
 
 def check_matter(matter: Any) -> str:
@@ -465,8 +520,9 @@ def store(conn: Connection, request: CastRequest) -> int:
 
 
 @contextmanager
-def _connect(db: str | URL | Engine | Connection | None, *, write: bool) -> Iterator[Connection]:
-    """A connection (inside a transaction when writing) on ``db``: a Connection is used as
+def connect(db: str | URL | Engine | Connection | None, *, write: bool) -> Iterator[Connection]:
+    """A connection (inside a transaction when writing) on ``db`` (for every function of the
+    API that takes ``db``): a Connection is used as
     given, in the caller's transaction; an Engine is used as given; for a path or URL an
     engine is made and disposed of afterwards."""
     if isinstance(db, Connection):
@@ -518,7 +574,7 @@ def cast(
         hour=hour,
         early_rat=early_rat,
     )
-    with _connect(db, write=True) as conn:
+    with connect(db, write=True) as conn:
         request = prepare(
             conn,
             lines,
@@ -535,7 +591,7 @@ def cast(
 
 def chart(reading_id: int, db: str | URL | Engine | Connection | None = None) -> Chart:
     """The chart of a stored reading, read from the views."""
-    with _connect(db, write=False) as conn:
+    with connect(db, write=False) as conn:
         return read_chart(conn, reading_id)
 
 
@@ -543,7 +599,7 @@ def recent(limit: int = 20, db: str | URL | Engine | None = None) -> tuple[list[
     """Stored readings, newest first."""
     if not 1 <= limit <= dialect.MAX_ID:
         raise UsageError(f"--limit must be a whole number from 1 to {dialect.MAX_ID}, got {limit}")
-    with _connect(db, write=False) as conn:
+    with connect(db, write=False) as conn:
         result = conn.execute(
             text(
                 "SELECT reading_id, created_at, cast_at, day_gz, primary_name, changed_name, "

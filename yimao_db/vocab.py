@@ -24,6 +24,10 @@ YANG_BAR = "━━━━━━━"
 YIN_BAR = "━━━ ━━━"
 MOVING_MARKS = {9: "○", 6: "✕"}
 
+# What happened after a reading (應驗), as the journal records it; ``none`` in a filter
+# means a reading with no outcome recorded.
+VERDICTS = ("hit", "miss", "partial")
+
 # The signs (yimao_db.rules.signs): their polarity, where a chart lists them, what they speak
 # of, and the places a line holds in its hexagram for them.
 AUSPICIOUS, INAUSPICIOUS, NEUTRAL = "吉", "凶", "中"

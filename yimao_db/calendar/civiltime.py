@@ -29,6 +29,7 @@ the fixed +08:00 clock (:attr:`CivilTime.beijing`: year, month, solar term, half
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, timezone
@@ -41,14 +42,17 @@ __all__ = [
     "DEFAULT_TZ",
     "FIRST",
     "LAST",
+    "TZ_ENV",
     "CivilTime",
     "ZoneClock",
+    "default_tz",
     "out_of_range",
     "parse_at",
     "zone_clock",
 ]
 
 DEFAULT_TZ = "Asia/Shanghai"
+TZ_ENV = "YIMAO_TZ"  # the user's own default zone, if set and not empty
 FIRST, LAST = datetime(1583, 1, 1), datetime(9998, 12, 31, 23, 59, 59)
 LMT = "LMT"  # the tz database's abbreviation for local mean time
 BEIJING_OFFSET = timedelta(hours=8)
@@ -167,6 +171,22 @@ def zone_clock(tz: str) -> ZoneClock:
     if len(_KNOWN) < _KNOWN_MAX:
         _KNOWN[tz] = clock
     return clock
+
+
+def default_tz() -> str:
+    """The zone of a date-time given without one: ``$YIMAO_TZ`` if set and not empty, else
+    Asia/Shanghai. UsageError, naming the variable, if it is set to no known zone."""
+    tz = os.environ.get(TZ_ENV, "").strip()
+    if not tz:
+        return DEFAULT_TZ
+    try:
+        zone_clock(tz)
+    except UsageError:
+        raise UsageError(
+            f"${TZ_ENV} is {tz!r}, which is no time zone: expected an IANA name like "
+            f"Asia/Shanghai (or unset it for {DEFAULT_TZ})"
+        ) from None
+    return tz
 
 
 def _unknown_zone(tz: object) -> UsageError:

@@ -33,3 +33,19 @@ def format_options(p: argparse.ArgumentParser, default: str = "table") -> None:
     for fmt in ("csv", "json", "jsonl"):
         g.add_argument(f"--{fmt}", dest="format", action="store_const", const=fmt, help=fmt)
     p.set_defaults(format=default)
+
+
+CHART_FORMATS = ("text", "markdown", "html", "json")
+
+
+def chart_format_options(p: argparse.ArgumentParser) -> None:
+    """``--format text|markdown|html|json`` (default text) and ``--json``, its alias for json."""
+    p.add_argument(
+        "--format",
+        choices=CHART_FORMATS,
+        default="text",
+        help="text (default), markdown, html (a self-contained page) or json (yimao.chart/1)",
+    )
+    p.add_argument(
+        "--json", dest="format", action="store_const", const="json", help="same as --format json"
+    )

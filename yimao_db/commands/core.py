@@ -6,7 +6,7 @@ import argparse
 import json
 
 from yimao_db import db as dbmod
-from yimao_db.commands import SubParsers, db_option, out
+from yimao_db.commands import SubParsers, chart_format_options, db_option, out
 from yimao_db.lookup import KIND_NAMES
 
 
@@ -26,8 +26,20 @@ def cmd_show(args: argparse.Namespace) -> int:
     engine = dbmod.reader_engine(args.db)
     with engine.connect() as conn:
         data = show(conn, args.name, args.kind)
-    if args.json:
+    if args.format == "json":
         out(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+    elif args.format == "markdown":
+        out(f"```text\n{render_show(data)}```\n")
+    elif args.format == "html":
+        from html import escape
+
+        from yimao_db.present.chart import STYLE
+
+        out(
+            '<!DOCTYPE html>\n<html lang="zh-Hant"><head><meta charset="utf-8">'
+            f"<title>{escape(args.name)}</title><style>{STYLE}</style></head>"
+            f"<body><pre>{escape(render_show(data))}</pre></body></html>\n"
+        )
     else:
         out(render_show(data))
     return 0
@@ -60,6 +72,6 @@ def register(sub: SubParsers) -> None:
         help="show only this kind, for a name of several (乾 --kind trigram): "
         + ", ".join(KIND_NAMES),
     )
-    p.add_argument("--json", action="store_true", help="print JSON instead of the layout")
+    chart_format_options(p)
     db_option(p)
     p.set_defaults(handler=cmd_show)

@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import sys
 import time
 
 from sqlalchemy import Connection, Engine
 
 from yimao_db import db as dbmod
-from yimao_db.commands import SubParsers, db_option, format_options, out
+from yimao_db.commands import SubParsers, chart_format_options, db_option, format_options, out
 from yimao_db.dialect import MAX_ID
 from yimao_db.errors import UsageError
+from yimao_db.vocab import VERDICTS
+
+DEFAULT_LIMIT = 20
 
 
 def built_writer(db: str | None) -> Engine:
@@ -22,14 +27,28 @@ def built_writer(db: str | None) -> Engine:
 
 
 def chart_text(reading_id: int, args: argparse.Namespace, db: Engine | Connection) -> str:
-    """A stored reading's chart as printed: JSON with ``--json``, else the layout."""
-    from yimao_db.present.chart import render_chart
+    """A stored reading's chart as printed, in ``args.format``."""
+    from yimao_db.journal import journal
+    from yimao_db.present import chart as layout
     from yimao_db.readings import chart
 
     result = chart(reading_id, db)
-    if args.json:
-        return json.dumps(result.as_dict(), ensure_ascii=False, indent=2) + "\n"
-    return render_chart(result)
+    notes = journal(reading_id, db)
+    if args.format == "json":
+        from yimao_db.present.chart_json import chart_json
+
+        return json.dumps(chart_json(result, notes), ensure_ascii=False, indent=2) + "\n"
+    if args.format == "markdown":
+        return layout.chart_markdown(result, notes)
+    if args.format == "html":
+        return layout.chart_document(result, notes)
+    terminal = sys.stdout.isatty()
+    return layout.render_chart(
+        result,
+        notes,
+        cells_wide=shutil.get_terminal_size().columns if terminal else None,
+        coloured=terminal and not os.environ.get("NO_COLOR"),
+    )
 
 
 def cmd_cast(args: argparse.Namespace) -> int:
@@ -48,10 +67,10 @@ def cmd_cast(args: argparse.Namespace) -> int:
 
 def note_assumed_time(at: str | None, tz: str | None) -> None:
     """After a successful cast: one ``note:`` line on stderr if ``--at`` was only a date."""
-    from yimao_db.calendar.civiltime import DEFAULT_TZ, parse_at
+    from yimao_db.calendar.civiltime import default_tz, parse_at
 
     if at is not None:
-        note = parse_at(at, tz or DEFAULT_TZ).note
+        note = parse_at(at, tz or default_tz()).note
         if note is not None:
             sys.stderr.write(f"note: {note}\n")
 
@@ -132,11 +151,37 @@ def cmd_reading(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_readings(args: argparse.Namespace) -> int:
-    from yimao_db.present.table import render
-    from yimao_db.readings import recent
+def moving_count(text: str) -> int:
+    """A ``--moving`` count typed by a user: 0 .. 6."""
+    if text.strip() not in tuple("0123456"):
+        raise UsageError(f"bad --moving {_shown(text)}: expected a number of lines from 0 to 6")
+    return int(text.strip())
 
-    columns, rows = recent(args.limit, args.db)
+
+def cmd_readings(args: argparse.Namespace) -> int:
+    from yimao_db.finding import Filters, find
+    from yimao_db.present.table import render
+
+    if args.all and args.limit is not None:
+        raise UsageError("give --all or --limit, not both")
+    filters = Filters(
+        hexagram=args.hexagram,
+        changed=args.changed,
+        since=args.since,
+        until=args.until,
+        tag=args.tag,
+        search=args.search,
+        matter=args.matter,
+        moving=args.moving,
+        outcome=args.outcome,
+    )
+    engine = dbmod.reader_engine(args.db)
+    try:
+        with engine.connect() as conn:
+            limit_ = None if args.all else args.limit or DEFAULT_LIMIT
+            columns, rows = find(conn, filters, limit_)
+    finally:
+        engine.dispose()
     out(render(columns, rows, args.format))
     return 0
 
@@ -195,7 +240,9 @@ def register(sub: SubParsers) -> None:
     p.add_argument("--random", action="store_true", help="throw the coins (secrets module)")
     p.add_argument("--moving", help="moving line numbers with a hexagram, e.g. 1,4")
     p.add_argument("--at", help="local date-time, ISO 8601 (default: now)")
-    p.add_argument("--tz", help="IANA time zone of --at (default Asia/Shanghai)")
+    p.add_argument(
+        "--tz", help="IANA time zone of --at (default: $YIMAO_TZ if set, else Asia/Shanghai)"
+    )
     p.add_argument("--pillars", help="year,month,day[,hour] ganzhi instead of --at")
     p.add_argument("--year", help="year pillar (ganzhi)")
     p.add_argument("--month", help="month pillar (ganzhi) or month branch 月建")
@@ -216,18 +263,38 @@ def register(sub: SubParsers) -> None:
         help="what the question is about (§9.5): office, wealth, lawsuit or worry "
         "(功名 財利 獄訟 憂患); its signs join the chart",
     )
-    p.add_argument("--json", action="store_true", help="print the chart as JSON")
+    chart_format_options(p)
     db_option(p)
     p.set_defaults(handler=cmd_cast)
 
     p = sub.add_parser("reading", help="print a stored reading's chart")
     p.add_argument("id", help="reading id")
-    p.add_argument("--json", action="store_true", help="print the chart as JSON")
+    chart_format_options(p)
     db_option(p)
     p.set_defaults(handler=cmd_reading)
 
-    p = sub.add_parser("readings", help="list stored readings, newest first")
-    p.add_argument("--limit", type=limit, default=20, help="how many (default 20)")
+    p = sub.add_parser(
+        "readings",
+        help="list stored readings, newest first, with filters",
+        description="List stored readings, newest first. Filters combine; a reading's date "
+        "is the local date it was cast for (cast from pillars: the day it was stored, UTC).",
+    )
+    p.add_argument("--limit", type=limit, help=f"how many (default {DEFAULT_LIMIT})")
+    p.add_argument("--all", action="store_true", help="every matching reading")
+    p.add_argument("--hexagram", metavar="NAME", help="the primary hexagram (any accepted name)")
+    p.add_argument("--changed", metavar="NAME", help="the changed hexagram")
+    p.add_argument("--since", metavar="DATE", help="cast on or after DATE (YYYY-MM-DD)")
+    p.add_argument("--until", metavar="DATE", help="cast on or before DATE (YYYY-MM-DD)")
+    p.add_argument("--tag", metavar="TAG", help="tagged TAG")
+    p.add_argument("--search", metavar="TEXT", help="TEXT in the question or a note")
+    p.add_argument("--matter", metavar="KIND", help="asked about this matter")
+    p.add_argument("--moving", type=moving_count, metavar="N", help="N moving lines (0-6)")
+    p.add_argument(
+        "--outcome",
+        choices=(*VERDICTS, "none"),
+        metavar="hit|miss|partial|none",
+        help="with this outcome (none: no outcome recorded)",
+    )
     format_options(p)
     db_option(p)
     p.set_defaults(handler=cmd_readings)

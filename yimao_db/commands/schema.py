@@ -66,8 +66,12 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 
 def _database_name(db: str | None) -> str:
-    path = dbmod.sqlite_path(dbmod.resolve_url(db))
-    return path.stem if path is not None else "yimao"
+    """The name datasette shows: a SQLite file's stem, else the URL's database name."""
+    url = dbmod.resolve_url(db)
+    path = dbmod.sqlite_path(url)
+    if path is not None:
+        return path.stem
+    return url.database or "yimao"
 
 
 def cmd_export_metadata(args: argparse.Namespace) -> int:
@@ -115,7 +119,8 @@ def register(sub: SubParsers) -> None:
     p.add_argument(
         "--database-name",
         metavar="NAME",
-        help="the database's name in datasette (default: the file's stem, e.g. yimao)",
+        help="the database's name in datasette (default: from --db, the file's stem such as "
+        "yimao, or the database of a URL)",
     )
     db_option(p)
     p.set_defaults(handler=cmd_export_metadata)

@@ -244,11 +244,11 @@ def import_file(
     """Store every reading of a CSV or JSON Lines file in one transaction; returns the ids.
 
     Columns ``lines`` (any cast form; coins as ``2,1,3,0,2,2``), ``at`` (ISO date-time,
-    default now), ``tz`` (default Asia/Shanghai), ``question`` and ``matter`` (office,
-    wealth, lawsuit or worry, any spelling); other columns are ignored. Every row is
-    validated, and its moment computed, before the write transaction begins: a bad row is
-    reported by its number (``row 3``; the CSV header is not counted) and nothing is
-    written. ``progress`` is called now and then; ``done`` right after the commit, with the
+    default now), ``tz`` (default ``$YIMAO_TZ``, else Asia/Shanghai), ``question`` and
+    ``matter`` (office, wealth, lawsuit or worry, any spelling); other columns are ignored.
+    Every row is validated, and its moment computed, before the write transaction begins: a
+    bad row is reported by its number (``row 3``; the CSV header is not counted) and nothing
+    is written. ``progress`` is called now and then; ``done`` right after the commit, with the
     ids, while Ctrl-C is ignored (see the module docstring). What was assumed about a row's
     date-time (a date without a time) is appended to ``notes`` (``row 1: no time given; …``).
     """

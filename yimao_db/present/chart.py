@@ -1,19 +1,35 @@
-"""The chart laid out as practitioners write it: header, then six rows from line 6 down.
+"""The chart laid out as practitioners write it: a header block, then six rows from line 6
+down in four columns 六神 | 伏神 | 本卦 | 變卦, the signs, and the journal.
 
-The question is stored verbatim; here it (like every other stored text) is printed through
-:func:`yimao_db.present.table.terminal_layout`, so control characters show as escapes."""
+One layout, three forms: :func:`render_chart` (text for a terminal: columns aligned by
+display width, East Asian wide characters two cells and ambiguous ones one, consistently;
+fitted to a known terminal width; coloured only when asked), :func:`chart_markdown` and
+:func:`chart_html` (an HTML fragment; :func:`chart_document` wraps it in a self-contained
+page with CJK-friendly fonts). Stored text (the question, notes) is escaped in every form:
+control characters as ``\\x1b`` on a terminal, markup in HTML and Markdown.
+"""
 
 from __future__ import annotations
 
-from yimao_db.present.signs import render_signs
-from yimao_db.present.table import pad, terminal_layout
+from collections.abc import Sequence
+from html import escape
+
+from yimao_db.journal import Journal
+from yimao_db.present.journal_block import journal_lines
+from yimao_db.present.signs import grouped, render_signs
+from yimao_db.present.table import pad, terminal_text, width
 from yimao_db.readings import Chart, ChartLine
-from yimao_db.vocab import MOVING_MARKS, YANG_BAR, YIN_BAR
+from yimao_db.rules.lines import all_moving_name
+from yimao_db.vocab import MOVING_MARKS, SEASONAL, YANG_BAR, YIN_BAR
 
 LINE = {True: YANG_BAR, False: YIN_BAR}
+HEADINGS = ("六神", "伏神", "本卦", "變卦")
+GAP = "  "
+RED, BOLD, RESET = "\x1b[31m", "\x1b[1m", "\x1b[0m"
 
 
 def _flags(line: ChartLine) -> str:
+    """空 破 衝: the line is void, broken by the month, clashed by the day."""
     flags = []
     if line.is_void:
         flags.append("空")
@@ -24,7 +40,8 @@ def _flags(line: ChartLine) -> str:
     return "".join(flags)
 
 
-def render_chart(chart: Chart) -> str:
+def header(chart: Chart) -> list[str]:
+    """The header block: moment, question and matter, pillars, the hexagrams and bodies."""
     when = chart.cast_at or "(pillars given directly)"
     if chart.tz:
         when += f" {chart.tz}"
@@ -53,23 +70,218 @@ def render_chart(chart: Chart) -> str:
         f"{title} · {chart.palace}宮 {chart.generation_name}"
         + (f" · moving {chart.moving_lines}" if chart.moving_lines else "")
         + f" · 卦身 {chart.gua_shen} · 世身 {chart.shi_shen_line}",
-        "",
     ]
+    bodies = (
+        f"卦身 {chart.gua_shen} on line {chart.gua_shen_positions}"
+        if chart.gua_shen_positions
+        else f"卦身 {chart.gua_shen} 缺"
+    )
+    more = [bodies]
+    if chart.nuclear_name:
+        more.append(f"互卦 {chart.nuclear_name}")
+    if chart.is_liuchong:
+        more.append("六衝")
+    if chart.is_liuhe:
+        more.append("六合")
+    if chart.najia_variant == SEASONAL:
+        more.append(f"najia seasonal 二老時遷 ({chart.half_year})")
+    every = all_moving_name([line.value for line in chart.lines])
+    if every:
+        more.append(every)
+    out.append(" · ".join(more))
+    return out
+
+
+def column_titles(chart: Chart) -> tuple[str, str, str, str]:
+    """The four headings: the hexagrams' names with palace and generation head theirs."""
+    primary = f"本卦 {chart.primary_name} {chart.palace}宮 {chart.generation_name}"
+    changed = ""
+    if chart.changed_name:
+        changed = f"變卦 {chart.changed_name}"
+        if chart.changed_palace:
+            changed += f" {chart.changed_palace}宮 {chart.changed_generation_name}"
+    return (HEADINGS[0], HEADINGS[1], primary, changed)
+
+
+def cells(chart: Chart) -> list[tuple[list[str], list[str], list[str], list[str]]]:
+    """Per row (line 6 first) the parts of each column, each part padded by the caller."""
     hidden = {h.position: h for h in chart.hidden}
+    changed = {c.position: c for c in chart.changed_lines}
+    rows = []
     for line in reversed(chart.lines):
-        mark = "世" if line.is_world else "應" if line.is_response else ""
-        row = (
-            f"  {line.spirit} {LINE[line.value in (7, 9)]} {line.relative} {line.ganzhi}"
-            f"{line.element} {pad(mark, 2)} {pad(MOVING_MARKS.get(line.value, ''), 1)}"
-            f" {pad(_flags(line), 6)}"
-        )
-        if line.is_moving:
-            row += f" → {line.changed_relative} {line.changed_ganzhi}{line.changed_element}"
-            if line.transform:
-                row += f" {line.transform}"
         h = hidden.get(line.position)
-        if h:
-            row += f"   伏 {h.relative} {h.ganzhi}{h.element}"
-        out.append(row.rstrip())
-    out += render_signs(chart.signs)
-    return terminal_layout(out)
+        mark = "世" if line.is_world else "應" if line.is_response else ""
+        primary = [
+            LINE[line.value in (7, 9)],
+            line.relative,
+            f"{line.ganzhi}{line.element}",
+            mark,
+            MOVING_MARKS.get(line.value, ""),
+            _flags(line),
+        ]
+        c = changed.get(line.position)
+        after = []
+        if c is not None:
+            after = [LINE[bool(c.yang)], c.relative, f"{c.ganzhi}{c.element}"]
+            after.append(line.transform or "")
+        rows.append(
+            (
+                [line.spirit],
+                [h.relative, f"{h.ganzhi}{h.element}"] if h else [],
+                primary,
+                after,
+            )
+        )
+    return rows
+
+
+def _join_parts(parts: Sequence[str], widths: Sequence[int]) -> str:
+    return " ".join(pad(p, w) for p, w in zip(parts, widths, strict=False)).rstrip()
+
+
+def table_rows(chart: Chart) -> list[list[str]]:
+    """The heading row and six rows, each four column texts with their parts aligned."""
+    rows = cells(chart)
+    texts: list[list[str]] = [[], [], [], [], [], []]
+    for col in range(4):
+        count = max(len(r[col]) for r in rows)
+        widths = [
+            max((width(r[col][i]) for r in rows if i < len(r[col])), default=0)
+            for i in range(count)
+        ]
+        for i, r in enumerate(rows):
+            texts[i].append(_join_parts(r[col], widths))
+    return [list(column_titles(chart)), *texts]
+
+
+def _align(rows: list[list[str]], columns: Sequence[int]) -> list[str]:
+    widths = {c: max(width(r[c]) for r in rows) for c in columns}
+    return [GAP.join(pad(r[c], widths[c]) for c in columns).rstrip() for r in rows]
+
+
+def grid(chart: Chart, cells_wide: int | None = None) -> list[str]:
+    """The heading and six rows as text; past ``cells_wide`` (the terminal's width) the
+    變卦 column moves under the others, as a second block of six rows."""
+    rows = [[terminal_text(t) for t in r] for r in table_rows(chart)]
+    if not chart.changed_name:
+        return _align(rows, (0, 1, 2))
+    whole = _align(rows, (0, 1, 2, 3))
+    if cells_wide is None or max(width(line) for line in whole) <= cells_wide:
+        return whole
+    return [*_align(rows, (0, 1, 2)), "", *_align(rows, (0, 3))]
+
+
+def colour(lines: list[str]) -> list[str]:
+    """Moving marks in red, 世 and 應 in bold (ANSI; only for a terminal that wants it)."""
+    out = []
+    for line in lines:
+        for mark in MOVING_MARKS.values():
+            line = line.replace(mark, f"{RED}{mark}{RESET}")
+        for mark in (" 世 ", " 應 "):
+            line = line.replace(mark, f" {BOLD}{mark.strip()}{RESET} ")
+        out.append(line)
+    return out
+
+
+def render_chart(
+    chart: Chart,
+    journal: Journal | None = None,
+    *,
+    cells_wide: int | None = None,
+    coloured: bool = False,
+) -> str:
+    """The chart as text: header, the six rows, the signs, the journal."""
+    rows = grid(chart, cells_wide)
+    if coloured:
+        rows = colour(rows)
+    after = render_signs(chart.signs) + (journal_lines(journal) if journal else [])
+    lines = [terminal_text(t) for t in header(chart)] + [""] + rows
+    lines += [terminal_text(t) for t in after]
+    return "".join(line + "\n" for line in lines)
+
+
+def _md(text: str) -> str:
+    """Text in a Markdown table cell: markup characters escaped, kept on one line."""
+    text = terminal_text(text)
+    for ch in "\\`*_[]<>|#":
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def chart_markdown(chart: Chart, journal: Journal | None = None) -> str:
+    """The same chart as Markdown: the header lines, a table of the six rows, the signs and
+    the journal as a list."""
+    out = [f"### {_md(header(chart)[0])}", ""]
+    out += [f"{_md(line)}  " for line in header(chart)[1:]]
+    rows = table_rows(chart)
+    columns = 4 if chart.changed_name else 3
+    out += ["", "| " + " | ".join(_md(t) for t in rows[0][:columns]) + " |"]
+    out.append("|" + "---|" * columns)
+    out += ["| " + " | ".join(_md(t) for t in r[:columns]) + " |" for r in rows[1:]]
+    groups = grouped(chart.signs)
+    if groups:
+        out += ["", "Signs (line in brackets):", ""]
+        out += [f"- **{title}** {_md(' · '.join(labels))}" for title, labels in groups]
+    notes = [line for line in _journal(journal) if line]
+    if notes:
+        out.append("")
+        out += [f"- {_md(line.strip())}" for line in notes]
+    return "\n".join(out) + "\n"
+
+
+def _journal(journal: Journal | None) -> list[str]:
+    return journal_lines(journal) if journal else []
+
+
+def chart_html(chart: Chart) -> str:
+    """The chart as an HTML fragment: a ``div.yimao-chart`` holding the header, a table of
+    the six rows (line 6 first; columns 六神 伏神 本卦 變卦, each line's parts in cells of
+    their own) and the signs. Every stored text is escaped."""
+    head = "".join(f"<p>{escape(line)}</p>" for line in header(chart))
+    titles = column_titles(chart)
+    columns = 4 if chart.changed_name else 3
+    spans = [1, 2, 6, 4]
+    th = "".join(f'<th colspan="{spans[i]}">{escape(titles[i])}</th>' for i in range(columns))
+    body = []
+    for line, parts in zip(reversed(chart.lines), cells(chart), strict=True):
+        tds = []
+        for i in range(columns):
+            got = list(parts[i]) + [""] * (spans[i] - len(parts[i]))
+            tds += [f'<td class="c{i}">{escape(p)}</td>' for p in got]
+        moving = " moving" if line.is_moving else ""
+        body.append(f'<tr class="position-{line.position}{moving}">{"".join(tds)}</tr>')
+    items = "".join(
+        f"<li><b>{escape(title)}</b> {escape(' · '.join(labels))}</li>"
+        for title, labels in grouped(chart.signs)
+    )
+    sign_list = f'<ul class="signs">{items}</ul>' if items else ""
+    return (
+        f'<div class="yimao-chart" data-reading="{chart.reading_id}">{head}'
+        f'<table class="chart"><thead><tr>{th}</tr></thead><tbody>{"".join(body)}</tbody>'
+        f"</table>{sign_list}</div>"
+    )
+
+
+FONTS = (
+    '"Noto Sans CJK TC", "Noto Sans TC", "Source Han Sans TC", "PingFang TC", '
+    '"Microsoft JhengHei", "Noto Sans CJK SC", "Microsoft YaHei", sans-serif'
+)
+STYLE = (
+    f"body{{font-family:{FONTS};margin:2em}}"
+    ".yimao-chart table{border-collapse:collapse}"
+    ".yimao-chart th,.yimao-chart td{padding:.15em .5em;text-align:left;white-space:nowrap}"
+    ".yimao-chart tr.moving .c2{color:#b00}"
+    ".yimao-chart p{margin:.2em 0}"
+)
+
+
+def chart_document(chart: Chart, journal: Journal | None = None) -> str:
+    """A whole self-contained HTML page of the chart (no file or network fetched), with the
+    journal under it."""
+    notes = "".join(f"<p>{escape(line)}</p>" for line in _journal(journal) if line)
+    title = escape(f"Reading {chart.reading_id} · {chart.primary_name}")
+    return (
+        '<!DOCTYPE html>\n<html lang="zh-Hant"><head><meta charset="utf-8">'
+        f"<title>{title}</title><style>{STYLE}</style></head>"
+        f'<body>{chart_html(chart)}<div class="journal">{notes}</div></body></html>\n'
+    )

@@ -193,6 +193,11 @@ def show(conn: Connection, typed: str, kind: str | None = None) -> dict[str, Any
     if kind is not None:
         chosen = [f for f in found if f[0] == kind]
         if not chosen:
+            meant = lookup.candidates(conn, typed, kind)
+            if len(meant) > 1:
+                raise lookup.ambiguous(typed, meant, conn, kind)
+            chosen = [m[:2] for m in meant]
+        if not chosen:
             names = ", ".join(f"{k} {c}" for k, c in found)
             raise UsageError(f"{typed!r} is not a {kind} name; it names: {names}")
         found = chosen

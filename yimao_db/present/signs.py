@@ -35,16 +35,23 @@ def label(row: SignRow) -> str:
     return f"{row.sign} {cite}{where}"
 
 
+def grouped(signs: Sequence[SignRow]) -> list[tuple[str, list[str]]]:
+    """(group title, labels) of each group that has signs, in the order given within it."""
+    found = []
+    for group in GROUPS:
+        labels = [label(s) for s in signs if SUBJECT_GROUP[s.subject] == group]
+        if labels:
+            found.append((TITLES[group], labels))
+    return found
+
+
 def render_signs(signs: Sequence[SignRow]) -> list[str]:
     """The lines of the signs block, in the order given within each group; none if no sign."""
     if not signs:
         return []
     out = ["", "Signs (line in brackets):"]
-    for group in GROUPS:
-        labels = [label(s) for s in signs if SUBJECT_GROUP[s.subject] == group]
-        if not labels:
-            continue
-        lead = f"  {TITLES[group]:<8} "
+    for title, labels in grouped(signs):
+        lead = f"  {title:<8} "
         line = lead
         for i, text in enumerate(labels):
             piece = text if i == 0 else f" · {text}"

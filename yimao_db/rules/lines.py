@@ -3,6 +3,7 @@ their relatives (§4, §6), and its hidden spirits 伏神 (standard, §11)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from yimao_db.facts import facts
@@ -28,6 +29,16 @@ def is_moving(value: int) -> bool:
 def changed_yang(value: int) -> bool:
     """Whether the line is yang once the old lines have changed into their opposite."""
     return is_yang(value) != is_moving(value)
+
+
+def all_moving_name(values: Sequence[int]) -> str | None:
+    """用九 when all six lines are old yang 9, 用六 when all are old yin 6 (the Zhouyi's
+    names for a cast whose every line moves, standard); None otherwise."""
+    if len(values) == 6 and all(v == 9 for v in values):
+        return "用九"
+    if len(values) == 6 and all(v == 6 for v in values):
+        return "用六"
+    return None
 
 
 def moving_mask(values: str) -> int:

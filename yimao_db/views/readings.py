@@ -144,6 +144,10 @@ V_READING = View(
             "The kind of matter asked about (§9.5): 功名 財利 獄訟 憂患; NULL if not said",
             "FK matter.name or NULL",
         ),
+        col("outcome", "What happened, as recorded: hit, miss or partial; NULL if none yet"),
+        col("outcome_on", "The day the outcome happened, ISO 8601 date; NULL if none"),
+        col("note_count", "How many notes the reading has", "0.."),
+        col("tag_count", "How many tags the reading has", "0.."),
     ),
     """
 SELECT r.id AS reading_id, r.question, r.cast_at, r.tz,
@@ -157,7 +161,10 @@ SELECT r.id AS reading_id, r.question, r.cast_at, r.tz,
        r.early_rat, r.najia_variant, p.bits AS primary_bits, c.bits AS changed_bits,
        p.short_name AS primary_short_name, c.short_name AS changed_short_name,
        yr.relative AS year_relative, mr.relative AS month_relative,
-       dr.relative AS day_relative, hr.relative AS hour_relative, r.matter
+       dr.relative AS day_relative, hr.relative AS hour_relative, r.matter,
+       o.verdict AS outcome, o.happened_on AS outcome_on,
+       (SELECT COUNT(*) FROM reading_note n WHERE n.reading_id = r.id) AS note_count,
+       (SELECT COUNT(*) FROM reading_tag t WHERE t.reading_id = r.id) AS tag_count
 FROM reading r
 LEFT JOIN ganzhi d ON d.name = r.day_gz
 LEFT JOIN hexagram p ON p.king_wen = r.primary_kw
@@ -176,6 +183,7 @@ LEFT JOIN element_relation yr ON yr.me = pt.element AND yr.other = yb.element
 LEFT JOIN element_relation mr ON mr.me = pt.element AND mr.other = mb.element
 LEFT JOIN element_relation dr ON dr.me = pt.element AND dr.other = db.element
 LEFT JOIN element_relation hr ON hr.me = pt.element AND hr.other = hb.element
+LEFT JOIN reading_outcome o ON o.reading_id = r.id
 """,
 )
 

@@ -1,0 +1,185 @@
+"""The practitioner's chart: the text layout (columns 六神 伏神 本卦 變卦 aligned by display
+width), --format markdown/html/json, and the JSON contract yimao.chart/1 checked against
+docs/chart.schema.json."""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import cast_into, run
+from jsonschema import Draft202012Validator
+
+from yimao_db.present.chart import chart_document, chart_html, render_chart
+from yimao_db.present.table import width
+from yimao_db.readings import chart
+
+SCHEMA = json.loads((Path(__file__).parent.parent / "docs" / "chart.schema.json").read_text())
+BARS = ("━━━━━━━", "━━━ ━━━")
+
+
+def bars_in(row: str) -> list[tuple[int, str]]:
+    """(display column, bar) of every bar on a row."""
+    found = []
+    for bar in BARS:
+        start = row.find(bar)
+        while start != -1:
+            found.append((width(row[:start]), bar))
+            start = row.find(bar, start + 1)
+    return sorted(found)
+
+
+def test_gou_1_4_shows_both_hexagrams_and_two_bars_per_row_hidden_column_aligned(
+    fresh_db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rid = cast_into(fresh_db, "姤:1,4", at="2026-11-30T09:15")
+    code, out, err = run(capsys, "reading", str(rid), "--db", fresh_db)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    heading = next(i for i, line in enumerate(lines) if line.startswith("六神"))
+    head, rows = lines[heading], lines[heading + 1 : heading + 7]
+    assert "天風姤" in head and "風天小畜" in head
+    assert "伏神" in head
+    # six rows, line 6 first, each with the primary and the changed bar, at the same columns
+    assert len(rows) == 6
+    columns = [[col for col, _ in bars_in(row)] for row in rows]
+    assert all(len(c) == 2 for c in columns), rows
+    assert len({tuple(c) for c in columns}) == 1
+    # primary bars (011111 read from the top: yang ×5 then yin) and changed (110111: 小畜)
+    assert [bars_in(r)[0][1] for r in rows] == [BARS[0]] * 5 + [BARS[1]]
+    assert [bars_in(r)[1][1] for r in rows] == [
+        BARS[0],
+        BARS[0],
+        BARS[1],
+        BARS[0],
+        BARS[0],
+        BARS[0],
+    ]
+    # the 伏神 column starts at the same display column on every row, the heading's too
+    hidden_at = width(head[: head.index("伏神")])
+    assert rows[4][len("騰蛇") :].lstrip().startswith("妻財 甲寅木")
+    assert width(rows[4][: rows[4].index("妻財 甲寅木")]) == hidden_at
+    primary_at = width(head[: head.index("本卦")])
+    assert all(bars_in(r)[0][0] == primary_at for r in rows)
+    assert "世" in rows[5] and "✕" in rows[5] and "應" in rows[2] and "○" in rows[2]
+
+
+def test_a_narrow_terminal_puts_the_changed_hexagram_under(fresh_db: str) -> None:
+    rid = cast_into(fresh_db, "姤:1,4", at="2026-11-30T09:15")
+    c = chart(rid, db=fresh_db)
+    wide = render_chart(c)
+    assert max(width(line) for line in wide.splitlines()[6:13]) > 50
+    narrow = render_chart(c, cells_wide=50)
+    assert max(width(line) for line in narrow.splitlines()[6:20]) <= 50
+    assert narrow.count("━") == wide.count("━")
+    assert "\x1b[" not in wide and "\x1b[31m" in render_chart(c, coloured=True)
+
+
+def test_no_color_and_a_pipe_print_no_escape(
+    fresh_db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rid = cast_into(fresh_db, "乾:1", at="2026-11-30T09:15")
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True, raising=False)
+    code, out, _ = run(capsys, "reading", str(rid), "--db", fresh_db)
+    assert code == 0 and "\x1b" not in out
+
+
+def test_markdown_and_html_are_the_same_chart(
+    fresh_db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rid = cast_into(fresh_db, "姤:1,4", at="2026-11-30T09:15", question="<b>a|b</b>")
+    code, md, _ = run(capsys, "reading", str(rid), "--format", "markdown", "--db", fresh_db)
+    assert code == 0
+    table = [line for line in md.splitlines() if line.startswith("| ")]
+    assert len(table) == 7 and "風天小畜" in table[0]
+    assert all(line.count("━") >= 12 for line in table[1:])
+    assert "\\<b\\>a\\|b\\</b\\>" in md
+    code, page, _ = run(capsys, "reading", str(rid), "--format", "html", "--db", fresh_db)
+    assert page.startswith("<!DOCTYPE html>") and "Noto Sans CJK" in page
+    assert "&lt;b&gt;a|b&lt;/b&gt;" in page and "<b>a|b</b>" not in page
+    fragment = chart_html(chart(rid, db=fresh_db))
+    assert fragment in page and fragment.count("<tr class=") == 6
+    assert chart_document(chart(rid, db=fresh_db)).count("━") == page.count("━")
+
+
+def test_show_takes_the_formats(fresh_db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "show", "gou", "--format", "json", "--db", fresh_db)
+    assert code == 0 and json.loads(out)["king_wen"] == 44
+    assert run(capsys, "show", "gou", "--json", "--db", fresh_db)[1] == out
+    code, out, _ = run(capsys, "show", "gou", "--format", "markdown", "--db", fresh_db)
+    assert out.startswith("```text\n天風姤")
+    code, out, _ = run(capsys, "show", "gou", "--format", "html", "--db", fresh_db)
+    assert "<pre>天風姤" in out
+
+
+def test_json_contract_fields(fresh_db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    rid = cast_into(fresh_db, "姤:1,4", at="2026-11-30T09:15")
+    _, out, _ = run(capsys, "reading", str(rid), "--format", "json", "--db", fresh_db)
+    data = json.loads(out)
+    assert run(capsys, "reading", str(rid), "--json", "--db", fresh_db)[1] == out
+    assert data["schema"] == "yimao.chart/1"
+    assert data["moving_lines"] == [1, 4] and data["gua_shen_positions"] == [4]
+    assert data["is_liuchong"] is False and data["lines"][0]["is_moving"] is True
+    assert (data["primary_bits"], data["changed_bits"]) == ("011111", "111011")
+    assert [c["ganzhi"] for c in data["changed_lines"]] == [
+        "甲子",
+        "甲寅",
+        "甲辰",
+        "辛未",
+        "辛巳",
+        "辛卯",
+    ]
+    assert [c["relative"] for c in data["changed_lines"]][3] == "父母"
+    hidden = data["hidden"]
+    assert len(hidden) == 1
+    assert (hidden[0]["position"], hidden[0]["stem"], hidden[0]["branch"]) == (2, "甲", "寅")
+    assert (hidden[0]["relative"], hidden[0]["over_relative"]) == ("妻財", "子孫")
+    assert data["journal"] == {"notes": [], "outcome": None, "tags": []}
+
+
+def random_rows(count: int, seed: int) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    matters = ["", "office", "wealth", "lawsuit", "worry"]
+    return [
+        {
+            "lines": "".join(rng.choice("6789") for _ in range(6)),
+            "at": f"{rng.randint(1901, 2099)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
+            f"T{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}",
+            "question": rng.choice(["", "q?", "問"]),
+            "matter": rng.choice(matters),
+        }
+        for _ in range(count)
+    ]
+
+
+def test_500_random_readings_validate_against_the_schema(
+    fresh_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    Draft202012Validator.check_schema(SCHEMA)
+    validator = Draft202012Validator(SCHEMA)
+    path = tmp_path / "random.csv"
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, ["lines", "at", "question", "matter"])
+        writer.writeheader()
+        writer.writerows(random_rows(500, seed=13))
+    code, out, err = run(capsys, "import", str(path), "--ids", "--db", fresh_db)
+    assert code == 0, err
+    ids = [int(i) for i in out.split()]
+    assert ids == list(range(1, 501))
+    pillars = cast_into(fresh_db, "666666", pillars="甲辰,丙寅,戊戌")  # no moment, 用六
+    seasonal = cast_into(fresh_db, "999999", at="2026-06-01T10:00", najia="seasonal")
+    seen = set()
+    for rid in [*ids, pillars, seasonal]:
+        code, out, err = run(capsys, "reading", str(rid), "--format", "json", "--db", fresh_db)
+        assert (code, err) == (0, "")
+        data = json.loads(out)
+        errors = [e.message for e in validator.iter_errors(data)]
+        assert errors == [], (rid, errors[:3])
+        assert isinstance(data["moving_lines"], list)
+        seen.add(len(data["moving_lines"]))
+    assert seen >= {0, 1, 2, 3, 6}

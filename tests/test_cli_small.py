@@ -1,0 +1,99 @@
+"""Small things a user expects: ``--version``, a default zone from ``$YIMAO_TZ``, and
+``export-metadata`` naming the database after ``--db``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from helpers import run
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+import yimao_db
+from yimao_db.cli import main
+
+
+def _count(db: str) -> int:
+    engine = create_engine(make_url(db) if "://" in db else f"sqlite:///{db}")
+    try:
+        with engine.connect() as conn:
+            return int(conn.execute(text("SELECT COUNT(*) FROM reading")).scalar_one())
+    finally:
+        engine.dispose()
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "--version")
+    assert (code, out, err) == (0, f"yimao {yimao_db.__version__}\n", "")
+
+
+def test_version_as_a_program() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "yimao_db", "--version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (proc.returncode, proc.stdout) == (0, f"yimao {yimao_db.__version__}\n")
+
+
+def test_yimao_tz_is_the_default_zone(
+    fresh_db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("YIMAO_TZ", "Europe/Paris")
+    code, out, _ = run(capsys, "cast", "789678", "--at", "2026-11-30T09:15", "--db", fresh_db)
+    assert code == 0
+    assert "2026-11-30T09:15:00+01:00 Europe/Paris" in out
+    # --tz still wins
+    code, out, _ = run(
+        capsys, "cast", "789678", "--at", "2026-11-30T09:15", "--tz", "Asia/Tokyo", "--db", fresh_db
+    )
+    assert code == 0 and "2026-11-30T09:15:00+09:00 Asia/Tokyo" in out
+
+
+def test_yimao_tz_unset_or_empty_is_shanghai(
+    fresh_db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("YIMAO_TZ", "")
+    code, out, _ = run(capsys, "cast", "789678", "--at", "2026-11-30T09:15", "--db", fresh_db)
+    assert code == 0 and "2026-11-30T09:15:00+08:00 Asia/Shanghai" in out
+    monkeypatch.delenv("YIMAO_TZ")
+    code, out, _ = run(capsys, "cast", "789678", "--at", "2026-11-30T09:15", "--db", fresh_db)
+    assert code == 0 and "2026-11-30T09:15:00+08:00 Asia/Shanghai" in out
+
+
+def test_bad_yimao_tz_is_one_error_and_writes_nothing(
+    fresh_db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("YIMAO_TZ", "Mars/Olympus")
+    code, out, err = run(capsys, "cast", "789678", "--at", "2026-11-30T09:15", "--db", fresh_db)
+    assert (code, out) == (2, "")
+    assert err.startswith("error: ") and "YIMAO_TZ" in err and err.count("\n") == 1
+    assert _count(fresh_db) == 0
+    # a zone given on the command line does not need the environment's
+    code, _, _ = run(
+        capsys, "cast", "789678", "--at", "2026-11-30T09:15", "--tz", "UTC", "--db", fresh_db
+    )
+    assert code == 0 and _count(fresh_db) == 1
+
+
+def test_help_states_the_default_zone(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["cast", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "$YIMAO_TZ" in out and "Asia/Shanghai" in out
+
+
+def test_export_metadata_names_the_database_after_db(
+    built_db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "export-metadata", "--db", built_db)
+    assert code == 0
+    url = make_url(built_db if "://" in built_db else f"sqlite:///{built_db}")
+    assert url.database is not None
+    expected = url.database if "://" in built_db else url.database.rsplit("/", 1)[-1][:-3]
+    assert list(json.loads(out)["databases"]) == [expected]

@@ -1,0 +1,304 @@
+"""The journal of readings: notes, outcomes (應驗), tags, and deleting readings.
+
+Each function validates everything it was given before it writes, and writes in one
+transaction (the caller's, when ``db`` is a Connection): bad input (an unknown reading, an
+unknown tag, a bad date, text a database cannot store) raises UsageError and writes nothing.
+A reading's own row is never changed; what is added lives in ``reading_note``,
+``reading_outcome`` and ``reading_tag``.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import Connection, Engine, Table, bindparam, delete, insert, text, update
+from sqlalchemy.engine import URL
+
+from yimao_db.calendar.civiltime import default_tz
+from yimao_db.dialect import MAX_ID
+from yimao_db.errors import UsageError
+from yimao_db.readings import check_text, connect
+from yimao_db.vocab import VERDICTS
+
+Db = str | URL | Engine | Connection | None
+
+
+@dataclass(frozen=True)
+class Note:
+    id: int
+    noted_at: str
+    note: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    verdict: str
+    happened_on: str
+    note: str | None
+    recorded_at: str
+
+
+@dataclass(frozen=True)
+class Journal:
+    """What was added to one reading after it was cast."""
+
+    notes: tuple[Note, ...]
+    outcome: Outcome | None
+    tags: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "notes": [asdict(n) for n in self.notes],
+            "outcome": None if self.outcome is None else asdict(self.outcome),
+            "tags": list(self.tags),
+        }
+
+
+def now_local() -> str:
+    """This moment as local time in the default zone ($YIMAO_TZ), ISO 8601 with offset."""
+    return datetime.now(ZoneInfo(default_tz())).isoformat(timespec="seconds")
+
+
+def today() -> str:
+    return now_local()[:10]
+
+
+def parse_date(text: object, what: str) -> str:
+    """A date typed by a user (``--on``, ``--since``, ``--until``) as ISO 8601 YYYY-MM-DD."""
+    if not isinstance(text, str) or len(text.strip()) != 10:
+        raise UsageError(f"bad {what} {text!r}: expected a date like 2026-11-30")
+    try:
+        return date.fromisoformat(text.strip()).isoformat()
+    except ValueError:
+        raise UsageError(f"bad {what} {text!r}: expected a date like 2026-11-30") from None
+
+
+def verdict(text: object) -> str:
+    if text not in VERDICTS:
+        raise UsageError(f"bad outcome {text!r}: expected {', '.join(VERDICTS)}")
+    return str(text)
+
+
+def clean_tag(text: object) -> str:
+    """A tag as stored: NFC, trimmed; one word of at most TAG_MAX characters, no comma."""
+    from yimao_db.schema.journal import TAG_MAX
+
+    if not isinstance(text, str):
+        raise UsageError(f"a tag must be text, got {type(text).__name__}")
+    tag = unicodedata.normalize("NFC", text).strip()
+    check_text(tag, "the tag")
+    if (
+        not tag
+        or len(tag) > TAG_MAX
+        or "," in tag
+        or any(c.isspace() or unicodedata.category(c)[0] == "C" for c in tag)
+    ):
+        raise UsageError(
+            f"bad tag {text!r}: expected one word of 1 to {TAG_MAX} characters, without "
+            "spaces, commas or control characters"
+        )
+    return tag
+
+
+def _ids(ids: Iterable[object]) -> list[int]:
+    out = []
+    for i in ids:
+        if isinstance(i, bool) or not isinstance(i, int) or not 1 <= i <= MAX_ID:
+            raise UsageError(f"bad reading id {i!r}: expected a positive whole number")
+        out.append(i)
+    return out
+
+
+# The journal is read with statements as text: a chart printed after a cast loads no table
+# declarations (tests/test_cli.py); the writers import the Core tables when they run.
+EXISTING = text("SELECT id FROM reading WHERE id IN :ids").bindparams(
+    bindparam("ids", expanding=True)
+)
+NOTES = text("SELECT id, noted_at, note FROM reading_note WHERE reading_id = :id ORDER BY id")
+OUTCOME = text(
+    "SELECT verdict, happened_on, note, recorded_at FROM reading_outcome WHERE reading_id = :id"
+)
+TAGS = text("SELECT tag FROM reading_tag WHERE reading_id = :id ORDER BY tag")
+
+
+def _tags(conn: Connection, reading_id: int) -> list[str]:
+    return [str(t) for t in conn.execute(TAGS, {"id": reading_id}).scalars()]
+
+
+def _outcome(conn: Connection, reading_id: int) -> Outcome | None:
+    row = conn.execute(OUTCOME, {"id": reading_id}).first()
+    return None if row is None else Outcome(*row)
+
+
+def read_journal(conn: Connection, reading_id: int) -> Journal:
+    """The notes (oldest first), outcome and tags of one reading."""
+    return Journal(
+        notes=tuple(Note(*n) for n in conn.execute(NOTES, {"id": reading_id})),
+        outcome=_outcome(conn, reading_id),
+        tags=tuple(_tags(conn, reading_id)),
+    )
+
+
+def require_readings(conn: Connection, ids: Sequence[int]) -> None:
+    """UsageError naming the ids of ``ids`` that no reading has."""
+    wanted = set(_ids(ids))
+    found: set[int] = set()
+    listed = sorted(wanted)
+    for start in range(0, len(listed), 500):
+        chunk = listed[start : start + 500]
+        found |= set(conn.execute(EXISTING, {"ids": chunk}).scalars())
+    missing = sorted(wanted - found)
+    if missing:
+        shown = ", ".join(map(str, missing[:10])) + (", …" if len(missing) > 10 else "")
+        raise UsageError(f"no reading with id {shown}")
+
+
+def add_note(reading_id: int, note: str, db: Db = None) -> int:
+    """Add a dated note to a reading; returns the note's id."""
+    text_ = check_text(note, "the note")
+    if not text_ or not text_.strip():
+        raise UsageError("the note is empty: expected some text")
+    from yimao_db.schema.journal import reading_note
+
+    noted_at = now_local()
+    with connect(db, write=True) as conn:
+        require_readings(conn, [reading_id])
+        new = conn.execute(
+            insert(reading_note)
+            .values(reading_id=reading_id, noted_at=noted_at, note=text_)
+            .returning(reading_note.c.id)
+        ).scalar_one()
+        return int(new)
+
+
+def record_outcome(
+    reading_id: int, outcome: str, on: str | None = None, note: str | None = None, db: Db = None
+) -> Outcome | None:
+    """Record what happened (hit, miss or partial) on day ``on`` (default today); replaces
+    an outcome recorded before, which is returned (None if there was none)."""
+    from yimao_db.schema.journal import reading_outcome
+
+    chosen = verdict(outcome)
+    happened = parse_date(on, "--on date") if on is not None else today()
+    text_ = check_text(note, "the outcome's note")
+    row = {
+        "verdict": chosen,
+        "happened_on": happened,
+        "note": text_ or None,
+        "recorded_at": now_local(),
+    }
+    with connect(db, write=True) as conn:
+        require_readings(conn, [reading_id])
+        before = _outcome(conn, reading_id)
+        if before is None:
+            conn.execute(insert(reading_outcome).values(reading_id=reading_id, **row))
+        else:
+            conn.execute(
+                update(reading_outcome)
+                .where(reading_outcome.c.reading_id == reading_id)
+                .values(**row)
+            )
+        return before
+
+
+def tag(reading_id: int, tags: Sequence[str], db: Db = None) -> list[str]:
+    """Put ``tags`` on a reading; returns those it did not have yet."""
+    from yimao_db.schema.journal import reading_tag
+
+    wanted = list(dict.fromkeys(clean_tag(t) for t in tags))
+    if not wanted:
+        raise UsageError("no tag given: expected one or more tags")
+    with connect(db, write=True) as conn:
+        require_readings(conn, [reading_id])
+        have = set(_tags(conn, reading_id))
+        new = [t for t in wanted if t not in have]
+        if new:
+            conn.execute(insert(reading_tag), [{"reading_id": reading_id, "tag": t} for t in new])
+        return new
+
+
+def untag(reading_id: int, tags: Sequence[str], db: Db = None) -> list[str]:
+    """Take ``tags`` off a reading; UsageError (nothing removed) if it lacks any of them."""
+    from yimao_db.schema.journal import reading_tag
+
+    wanted = list(dict.fromkeys(clean_tag(t) for t in tags))
+    if not wanted:
+        raise UsageError("no tag given: expected one or more tags")
+    with connect(db, write=True) as conn:
+        require_readings(conn, [reading_id])
+        have = _tags(conn, reading_id)
+        missing = [t for t in wanted if t not in have]
+        if missing:
+            shown = ", ".join(have) if have else "none"
+            raise UsageError(
+                f"reading {reading_id} has no tag {', '.join(missing)} (its tags: {shown})"
+            )
+        conn.execute(
+            delete(reading_tag).where(
+                reading_tag.c.reading_id == reading_id, reading_tag.c.tag.in_(wanted)
+            )
+        )
+        return wanted
+
+
+def dependent_tables() -> list[Table]:
+    """Every table with a foreign key to ``reading.id``: what deleting a reading deletes."""
+    from yimao_db.schema import metadata
+    from yimao_db.schema.readings import reading
+
+    return sorted(
+        (
+            t
+            for t in metadata.tables.values()
+            if any(fk.column is reading.c.id for fk in t.foreign_keys)
+        ),
+        key=lambda t: t.name,
+    )
+
+
+def delete_readings(ids: Sequence[int], db: Db = None) -> int:
+    """Delete readings with their lines, notes, outcome and tags, in one transaction;
+    UsageError (nothing deleted) if any id is no reading. Returns how many were deleted."""
+    from yimao_db.schema.readings import reading
+
+    wanted = sorted(set(_ids(ids)))
+    if not wanted:
+        raise UsageError("no reading id given")
+    with connect(db, write=True) as conn:
+        require_readings(conn, wanted)
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            for table in dependent_tables():
+                column = next(fk.parent for fk in table.foreign_keys if fk.column is reading.c.id)
+                conn.execute(delete(table).where(column.in_(chunk)))
+            conn.execute(delete(reading).where(reading.c.id.in_(chunk)))
+        return len(wanted)
+
+
+def describe_readings(ids: Sequence[int], db: Db = None) -> str:
+    """``2 readings: 3 天風姤 之 風天小畜, 4 乾為天`` (up to ten named); UsageError naming
+    the ids that are no reading."""
+    wanted = sorted(set(_ids(ids)))
+    with connect(db, write=False) as conn:
+        require_readings(conn, wanted)
+        named = []
+        for rid in wanted[:10]:
+            row = conn.execute(
+                text("SELECT primary_name, changed_name FROM v_reading WHERE reading_id = :i"),
+                {"i": rid},
+            ).one()
+            named.append(f"{rid} {row[0]}" + (f" 之 {row[1]}" if row[1] else ""))
+    more = ", …" if len(wanted) > 10 else ""
+    count = f"{len(wanted)} reading{'s' if len(wanted) != 1 else ''}"
+    return f"{count}: {', '.join(named)}{more}"
+
+
+def journal(reading_id: int, db: Db = None) -> Journal:
+    """The journal of one stored reading; UsageError if there is no such reading."""
+    with connect(db, write=False) as conn:
+        require_readings(conn, [reading_id])
+        return read_journal(conn, reading_id)

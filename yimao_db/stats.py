@@ -1,0 +1,60 @@
+"""``yimao stats``: counts of readings and their outcomes, in plain SQL over the views.
+
+Each grouping is one query over ``v_reading`` (and ``v_reading_sign`` for signs); the
+counts come from SQL, the hit rate (hits among the readings with an outcome, partial
+counted as no hit) is the one division done here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Connection, text
+
+OUTCOME_COUNTS = (
+    "COUNT(*) AS readings, "
+    "COUNT(v.outcome) AS judged, "
+    "COUNT(CASE WHEN v.outcome = 'hit' THEN 1 END) AS hit, "
+    "COUNT(CASE WHEN v.outcome = 'partial' THEN 1 END) AS partial, "
+    "COUNT(CASE WHEN v.outcome = 'miss' THEN 1 END) AS miss"
+)
+
+QUERIES = {
+    "all": f"SELECT {OUTCOME_COUNTS} FROM v_reading v",
+    "hexagram": (
+        f"SELECT v.primary_king_wen AS king_wen, v.primary_name AS hexagram, {OUTCOME_COUNTS} "
+        "FROM v_reading v GROUP BY v.primary_king_wen, v.primary_name "
+        "ORDER BY COUNT(*) DESC, v.primary_king_wen"
+    ),
+    "changed": (
+        f"SELECT v.changed_king_wen AS king_wen, v.changed_name AS hexagram, {OUTCOME_COUNTS} "
+        "FROM v_reading v WHERE v.changed_king_wen IS NOT NULL "
+        "GROUP BY v.changed_king_wen, v.changed_name ORDER BY COUNT(*) DESC, v.changed_king_wen"
+    ),
+    # a sign counts a reading once, however many of its lines it fires on; signs that
+    # fire as often keep the catalogue's order (the same on every backend)
+    "sign": (
+        f"SELECT s.name AS sign, s.polarity, {OUTCOME_COUNTS} "
+        "FROM (SELECT DISTINCT reading_id, sign FROM v_reading_sign) f "
+        "JOIN sign s ON s.name = f.sign JOIN v_reading v ON v.reading_id = f.reading_id "
+        "GROUP BY s.name, s.polarity, s.ordinal ORDER BY COUNT(*) DESC, s.ordinal"
+    ),
+    "outcome": (
+        "SELECT COALESCE(v.outcome, 'none') AS outcome, COUNT(*) AS readings FROM v_reading v "
+        "GROUP BY v.outcome ORDER BY COUNT(*) DESC, COALESCE(v.outcome, 'none')"
+    ),
+}
+GROUPINGS = ("all", "hexagram", "changed", "sign", "outcome")
+
+
+def stats(conn: Connection, by: str = "all") -> tuple[list[str], list[tuple[Any, ...]]]:
+    """(columns, rows) of one grouping; with outcome counts a ``hit_rate`` column (None
+    where no reading of the group has an outcome)."""
+    result = conn.execute(text(QUERIES[by]))
+    columns = list(result.keys())
+    rows = [tuple(r) for r in result]
+    if "judged" not in columns:
+        return columns, rows
+    judged, hit = columns.index("judged"), columns.index("hit")
+    rated = [(*r, round(r[hit] / r[judged], 3) if r[judged] else None) for r in rows]
+    return [*columns, "hit_rate"], rated
