@@ -11,7 +11,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
-from functools import cache
 from typing import Any, NamedTuple
 
 from sqlalchemy import Connection, Engine, text
@@ -224,7 +223,11 @@ CHART_QUERIES = (
     _chart_query("v_reading", HEAD_COLUMNS),
     _chart_query("v_reading_line", LINE_COLUMNS_READ, " ORDER BY position"),
     _chart_query("v_reading_hidden", HIDDEN_COLUMNS_READ, " ORDER BY position"),
-    _chart_query("v_reading_sign", SIGN_COLUMNS_READ),
+    # weightier signs first, then by line (the whole reading before line 1), then in the
+    # order of the catalogue (an integer: the same on every backend, whatever its collation)
+    "SELECT " + ", ".join(f"s.{c}" for c in SIGN_COLUMNS_READ) + " FROM v_reading_sign s"
+    " JOIN sign g ON g.name = s.sign WHERE s.reading_id = :id"
+    " ORDER BY s.weight DESC, COALESCE(s.position, 0), g.ordinal",
 )
 
 
@@ -246,20 +249,6 @@ JOIN hexagram n ON n.king_wen = hp.nuclear_king_wen
 LEFT JOIN hexagram c ON c.king_wen = r.changed_kw
 LEFT JOIN generation g ON g.ordinal = c.generation
 WHERE r.id = :id"""
-
-
-def sign_order(sign: ChartSign) -> tuple[int, int, int]:
-    """Weightier signs first, then by line (the whole reading before line 1), then in the
-    order of the catalogue (the same on every backend, whatever its collation)."""
-    return (-sign.weight, sign.position or 0, _catalogue()[sign.sign])
-
-
-@cache
-def _catalogue() -> dict[str, int]:
-    """Each sign's place in the catalogue (imported when a chart has signs to order)."""
-    from yimao_db.rules.signs import SIGNS
-
-    return {s.name: i for i, s in enumerate(SIGNS)}
 
 
 def read_chart(conn: Connection, reading_id: int) -> Chart:
@@ -285,7 +274,7 @@ def read_chart(conn: Connection, reading_id: int) -> Chart:
         **dict(zip(HEAD_COLUMNS, head, strict=True)),
         lines=tuple(ChartLine(*row[1:]) for row in lines),
         hidden=tuple(HiddenLine(*row[1:]) for row in hidden),
-        signs=tuple(sorted((ChartSign(*row[1:]) for row in signs), key=sign_order)),
+        signs=tuple(ChartSign(*row[1:]) for row in signs),
         changed_lines=tuple(ChangedLine(*row) for row in changed),
         changed_palace=names[0] if names else None,
         changed_generation_name=names[1] if names else None,

@@ -37,4 +37,10 @@ SIGN_SUBJECTS = (
     *("世", "應", "世應", "卦身", "世身", "間爻"),
     *("line", "hexagram", "spirit", "star", "mansion"),
 )
+SIGN_SUBJECT_GROUP = {  # where a chart lists the signs about each subject
+    **dict.fromkeys(("世", "應", "世應", "hexagram"), "world"),
+    **dict.fromkeys(("卦身", "世身"), "bodies"),
+    "間爻": "between",
+    **dict.fromkeys(("line", "spirit", "star", "mansion"), "lines"),
+}
 LINE_PLACES = ("世", "應", "間", "卦身", "世身", "身前", "身後")  # 身前/身後: after/before the 世身

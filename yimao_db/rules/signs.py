@@ -38,6 +38,7 @@ from yimao_db.vocab import (
     NEUTRAL,
     SIGN_GROUPS,
     SIGN_POLARITIES,
+    SIGN_SUBJECT_GROUP,
     SIGN_SUBJECTS,
 )
 
@@ -104,12 +105,7 @@ WEIGHTS = (
         DECISION,
     ),
 )
-SUBJECT_GROUP = {  # where a chart lists the signs about each subject
-    **dict.fromkeys(("世", "應", "世應", "hexagram"), WORLD_GROUP),
-    **dict.fromkeys(("卦身", "世身"), BODIES),
-    "間爻": BETWEEN,
-    **dict.fromkeys(("line", "spirit", "star", "mansion"), LINES),
-}
+SUBJECT_GROUP = SIGN_SUBJECT_GROUP  # where a chart lists the signs about each subject
 SUBJECT_WEIGHT = {
     "世": 5,
     "應": 5,
