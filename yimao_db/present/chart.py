@@ -12,7 +12,6 @@ control characters as ``\\x1b`` on a terminal, markup in HTML and Markdown.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from html import escape
 
 from yimao_db.journal import Journal
 from yimao_db.present.journal_block import journal_lines
@@ -237,6 +236,8 @@ def chart_html(chart: Chart) -> str:
     """The chart as an HTML fragment: a ``div.yimao-chart`` holding the header, a table of
     the six rows (line 6 first; columns 六神 伏神 本卦 變卦, each line's parts in cells of
     their own) and the signs. Every stored text is escaped."""
+    from html import escape  # here: a text chart need not load html's entity tables
+
     head = "".join(f"<p>{escape(line)}</p>" for line in header(chart))
     titles = column_titles(chart)
     columns = 4 if chart.changed_name else 3
@@ -278,6 +279,8 @@ STYLE = (
 def chart_document(chart: Chart, journal: Journal | None = None) -> str:
     """A whole self-contained HTML page of the chart (no file or network fetched), with the
     journal under it."""
+    from html import escape
+
     notes = "".join(f"<p>{escape(line)}</p>" for line in _journal(journal) if line)
     title = escape(f"Reading {chart.reading_id} · {chart.primary_name}")
     return (
