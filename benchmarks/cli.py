@@ -25,30 +25,15 @@ Goal: cast and show each within 1.3 x the floor.
 from __future__ import annotations
 
 import argparse
-import compileall
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
+from processes import compile_package, run_child
+
 GOAL = 1.3
-
-
-def run_child(argv: list[str]) -> tuple[float, float]:
-    """Run ``argv`` to its end: (wall seconds, CPU seconds of the child)."""
-    began = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - began
-    assert proc.stderr is not None
-    err = proc.stderr.read()
-    proc.stderr.close()
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{argv} failed: {err.decode(errors='replace')[-2000:]}")
-    return wall, usage.ru_utime + usage.ru_stime
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,10 +41,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=15, help="timed runs of each (default 15)")
     args = parser.parse_args(argv)
 
-    import yimao_db
     from yimao_db.build import build
 
-    compileall.compile_dir(Path(yimao_db.__file__).parent, quiet=1)
+    compile_package()
     with tempfile.TemporaryDirectory() as tmp:
         db = str(Path(tmp) / "yimao.db")
         build(db)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from sqlalchemy import CheckConstraint, Column, Connection, Integer, MetaData, String, Table, text
@@ -64,8 +65,9 @@ _VALUE = re.compile(r"'((?:[^']|'')*)'|(-?\d+)")
 _CITE = re.compile(r"§(\d+)\.(\d+)")
 
 
-def _check_domains(table: Table) -> dict[str, str]:
-    """Column -> domain from the table's simple CHECK constraints."""
+@cache
+def _check_domains(table: Table) -> Mapping[str, str]:
+    """Column -> domain from the table's simple CHECK constraints (read once per table)."""
     found: dict[str, str] = {}
     for constraint in table.constraints:
         if not isinstance(constraint, CheckConstraint):

@@ -12,11 +12,12 @@ After syncing, the SQL invariants of :mod:`yimao_db.invariants` must return no r
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from operator import itemgetter
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import Connection, Table, and_, select
 
@@ -76,8 +77,13 @@ def seeded_tables(tables: Mapping[str, object]) -> Iterator[Table]:
     return (t for t in metadata.sorted_tables if t.name in tables)
 
 
-def _key(table: Table, row: Mapping[str, Any]) -> tuple[Any, ...]:
-    return tuple(row[c.name] for c in table.primary_key.columns)
+def _keyer(table: Table) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
+    """The function giving a row's primary key as a tuple."""
+    names = [c.name for c in table.primary_key.columns]
+    if len(names) == 1:
+        one = names[0]
+        return lambda row: (row[one],)
+    return cast(Callable[[Mapping[str, Any]], tuple[Any, ...]], itemgetter(*names))
 
 
 def _referenced() -> set[str]:
@@ -100,9 +106,12 @@ def sync(conn: Connection, tables: Tables) -> SyncReport:
     referenced = _referenced()
     stale: dict[str, list[tuple[Any, ...]]] = {}
     for table in ordered:
-        wanted = {_key(table, r): r for r in tables[table.name]}
+        key = _keyer(table)
+        wanted = {key(r): r for r in tables[table.name]}
         columns = [c for c in table.columns if not wanted or c.name in next(iter(wanted.values()))]
-        current = {_key(table, dict(r)): dict(r) for r in conn.execute(select(*columns)).mappings()}
+        names = [c.name for c in columns]
+        read = (dict(zip(names, r, strict=True)) for r in conn.execute(select(*columns)).tuples())
+        current = {key(r): r for r in read}
         gone = sorted(current.keys() - wanted.keys())
         early = table.name not in referenced
         if early:

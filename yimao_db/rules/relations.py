@@ -74,7 +74,8 @@ class Triad:
     roles: dict[str, str]  # branch -> role 長生 / 帝旺 / 墓
 
 
-def triads() -> list[Triad]:
+@cache
+def triads() -> tuple[Triad, ...]:
     """三合 申子辰 水, 亥卯未 木, 寅午戌 火, 巳酉丑 金.
 
     An element forms a triad when its 帝旺 branch is of its own element; 土, which keeps
@@ -86,7 +87,7 @@ def triads() -> list[Triad]:
         roles = {stage_branch(element, role): role for role in TRIAD_ROLES}
         if f.branch_element[stage_branch(element, "帝旺")] == element:
             out.append(Triad(element, roles))
-    return out
+    return tuple(out)
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,8 @@ The 貴人 of §9.5 is the noble's general 貴人 (:func:`yimao_db.rules.spirits
 
 from __future__ import annotations
 
+from functools import cache
+
 from yimao_db.facts import facts
 from yimao_db.rules.elements import controls
 from yimao_db.rules.relations import triads
@@ -24,6 +26,7 @@ SHENSHA = (XIANCHI, TIANCAI, DICAI)
 XIANCHI_STAGE = "沐浴"  # 咸池 stands at the 沐浴 of the day branch's triad
 
 
+@cache
 def xianchi(day_branch: str) -> str:
     """The branch 咸池 stands on for a day of ``day_branch``."""
     element = next(t.element for t in triads() if day_branch in t.roles)
