@@ -74,6 +74,9 @@ class ChartLine:
     month_helps: int
     month_controls: int
     month_combines: int
+    changed_is_void: int | None
+    changed_is_month_break: int | None
+    changed_is_day_clash: int | None
 
 
 @dataclass(frozen=True)

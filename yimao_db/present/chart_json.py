@@ -31,6 +31,9 @@ FLAGS = frozenset(
         "is_month_break",
         "is_day_clash",
         "yang",
+        "changed_is_void",
+        "changed_is_month_break",
+        "changed_is_day_clash",
         *(f"{who}_{how}" for who in ("day", "month") for how in BEARINGS),
     }
 )

@@ -163,16 +163,16 @@ def chart(
             "changed_ganzhi": None,
             "transform": None,
             **bearing_columns(day_branch, month_branch, line.branch),
+            "changed_is_void": None,
+            "changed_is_month_break": None,
+            "changed_is_day_clash": None,
         }
         if changed is not None and is_moving(value):
             c_stem, c_branch = _ganzhi(changed.bits, p, half)
             c_element = f.branch_element[c_branch]
-            found = transforms.transforms(
-                line.branch,
-                c_branch,
-                day_month.is_void(day_gz, c_branch),
-                day_month.is_month_break(month_branch, c_branch),
-            )
+            c_void = day_month.is_void(day_gz, c_branch)
+            c_break = day_month.is_month_break(month_branch, c_branch)
+            found = transforms.transforms(line.branch, c_branch, c_void, c_break)
             row.update(
                 changed_stem=c_stem,
                 changed_branch=c_branch,
@@ -181,6 +181,9 @@ def chart(
                 changed_relative=relative(primary.palace_element, c_element),
                 changed_ganzhi=c_stem + c_branch,
                 transform=",".join(found),
+                changed_is_void=int(c_void),
+                changed_is_month_break=int(c_break),
+                changed_is_day_clash=int(day_month.is_day_clash(day_branch, c_branch)),
             )
         lines.append(row)
 

@@ -299,6 +299,24 @@ V_READING_LINE = View(
             "1 if the month branch 月建 combines with the line 合: the two branches form a 六合",
             FLAG,
         ),
+        col(
+            "changed_is_void",
+            "Moving lines: 1 if the changed line's branch is void 旬空 on the day; NULL for a "
+            "still line",
+            "0/1 or NULL",
+        ),
+        col(
+            "changed_is_month_break",
+            "Moving lines: 1 if the changed line's branch clashes the month branch 月破; NULL "
+            "for a still line",
+            "0/1 or NULL",
+        ),
+        col(
+            "changed_is_day_clash",
+            "Moving lines: 1 if the changed line's branch clashes the day branch 日衝; NULL "
+            "for a still line",
+            "0/1 or NULL",
+        ),
     ),
     """
 SELECT r.id AS reading_id, rl.position, rl.value, lv.is_moving,
@@ -313,7 +331,9 @@ SELECT r.id AS reading_id, rl.position, rl.value, lv.is_moving,
        db.is_on AS day_on, db.generates AS day_generates, db.helps AS day_helps,
        db.controls AS day_controls, db.combines AS day_combines,
        mb.is_on AS month_on, mb.generates AS month_generates, mb.helps AS month_helps,
-       mb.controls AS month_controls, mb.combines AS month_combines
+       mb.controls AS month_controls, mb.combines AS month_combines,
+       cbd.is_void AS changed_is_void, cbm.is_month_break AS changed_is_month_break,
+       cbd.is_day_clash AS changed_is_day_clash
 FROM reading r
 LEFT JOIN ganzhi d ON d.name = r.day_gz
 LEFT JOIN ganzhi hg ON hg.name = r.hour_gz
