@@ -27,16 +27,19 @@ GAP = "  "
 RED, BOLD, RESET = "\x1b[31m", "\x1b[1m", "\x1b[0m"
 
 
+def _marks(void: int | None, broken: int | None, clashed: int | None) -> str:
+    """空 破 衝: void on the day, broken by the month, clashed by the day."""
+    return "".join(mark for mark, on in (("空", void), ("破", broken), ("衝", clashed)) if on)
+
+
 def _flags(line: ChartLine) -> str:
-    """空 破 衝: the line is void, broken by the month, clashed by the day."""
-    flags = []
-    if line.is_void:
-        flags.append("空")
-    if line.is_month_break:
-        flags.append("破")
-    if line.is_day_clash:
-        flags.append("衝")
-    return "".join(flags)
+    """The primary line's 空 破 衝."""
+    return _marks(line.is_void, line.is_month_break, line.is_day_clash)
+
+
+def _changed_flags(line: ChartLine) -> str:
+    """A moving line's change: its own 空 破 衝 (empty for a still line)."""
+    return _marks(line.changed_is_void, line.changed_is_month_break, line.changed_is_day_clash)
 
 
 def header(chart: Chart) -> list[str]:
@@ -122,7 +125,7 @@ def cells(chart: Chart) -> list[tuple[list[str], list[str], list[str], list[str]
         after = []
         if c is not None:
             after = [LINE[bool(c.yang)], c.relative, f"{c.ganzhi}{c.element}"]
-            after.append(line.transform or "")
+            after += [_changed_flags(line), line.transform or ""]
         rows.append(
             (
                 [line.spirit],
@@ -199,7 +202,7 @@ def render_chart(
     return "".join(line + "\n" for line in lines)
 
 
-def _md(text: str) -> str:
+def md_text(text: str) -> str:
     """Text in a Markdown table cell: markup characters escaped, kept on one line."""
     text = terminal_text(text)
     for ch in "\\`*_[]<>|#":
@@ -210,21 +213,21 @@ def _md(text: str) -> str:
 def chart_markdown(chart: Chart, journal: Journal | None = None) -> str:
     """The same chart as Markdown: the header lines, a table of the six rows, the signs and
     the journal as a list."""
-    out = [f"### {_md(header(chart)[0])}", ""]
-    out += [f"{_md(line)}  " for line in header(chart)[1:]]
+    out = [f"### {md_text(header(chart)[0])}", ""]
+    out += [f"{md_text(line)}  " for line in header(chart)[1:]]
     rows = table_rows(chart)
     columns = 4 if chart.changed_name else 3
-    out += ["", "| " + " | ".join(_md(t) for t in rows[0][:columns]) + " |"]
+    out += ["", "| " + " | ".join(md_text(t) for t in rows[0][:columns]) + " |"]
     out.append("|" + "---|" * columns)
-    out += ["| " + " | ".join(_md(t) for t in r[:columns]) + " |" for r in rows[1:]]
+    out += ["| " + " | ".join(md_text(t) for t in r[:columns]) + " |" for r in rows[1:]]
     groups = grouped(chart.signs)
     if groups:
         out += ["", "Signs (line in brackets):", ""]
-        out += [f"- **{title}** {_md(' · '.join(labels))}" for title, labels in groups]
+        out += [f"- **{title}** {md_text(' · '.join(labels))}" for title, labels in groups]
     notes = [line for line in _journal(journal) if line]
     if notes:
         out.append("")
-        out += [f"- {_md(line.strip())}" for line in notes]
+        out += [f"- {md_text(line.strip())}" for line in notes]
     return "\n".join(out) + "\n"
 
 
@@ -232,23 +235,39 @@ def _journal(journal: Journal | None) -> list[str]:
     return journal_lines(journal) if journal else []
 
 
+PARTS = (
+    ("spirit",),
+    ("relative", "ganzhi"),
+    ("bar", "relative", "ganzhi", "mark", "moving", "marks"),
+    ("bar", "relative", "ganzhi", "marks", "transform"),
+)
+"""What each column's cells hold, in the order :func:`cells` gives them: in HTML each cell's
+classes are its column ``cN`` and its part (``c2 bar``, ``c3 transform``)."""
+
+
 def chart_html(chart: Chart) -> str:
     """The chart as an HTML fragment: a ``div.yimao-chart`` holding the header, a table of
     the six rows (line 6 first; columns 六神 伏神 本卦 變卦, each line's parts in cells of
-    their own) and the signs. Every stored text is escaped."""
+    their own, classed by :data:`PARTS`; a moving line's row has class ``moving``) and the
+    signs. Every stored text is escaped."""
     from html import escape  # here: a text chart need not load html's entity tables
 
     head = "".join(f"<p>{escape(line)}</p>" for line in header(chart))
     titles = column_titles(chart)
     columns = 4 if chart.changed_name else 3
-    spans = [1, 2, 6, 4]
-    th = "".join(f'<th colspan="{spans[i]}">{escape(titles[i])}</th>' for i in range(columns))
+    th = "".join(
+        f'<th colspan="{len(PARTS[i])}" class="c{i}">{escape(titles[i])}</th>'
+        for i in range(columns)
+    )
     body = []
     for line, parts in zip(reversed(chart.lines), cells(chart), strict=True):
         tds = []
         for i in range(columns):
-            got = list(parts[i]) + [""] * (spans[i] - len(parts[i]))
-            tds += [f'<td class="c{i}">{escape(p)}</td>' for p in got]
+            got = list(parts[i]) + [""] * (len(PARTS[i]) - len(parts[i]))
+            tds += [
+                f'<td class="c{i} {name}">{escape(part)}</td>'
+                for name, part in zip(PARTS[i], got, strict=True)
+            ]
         moving = " moving" if line.is_moving else ""
         body.append(f'<tr class="position-{line.position}{moving}">{"".join(tds)}</tr>')
     items = "".join(
