@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import socket
 import sqlite3
 import subprocess
@@ -27,7 +28,7 @@ from helpers import copy_db, run
 from serving import built_with_readings, served, yimao_command
 
 from yimao_db import db as dbmod
-from yimao_db.vocab import MOVING_MARKS
+from yimao_db.vocab import MOVING_MARKS, YANG_BAR, YIN_BAR
 from yimao_db.web.queries import queries
 
 
@@ -126,12 +127,16 @@ def test_a_canned_query_with_a_parameter(site: httpx.Client, database: Path) -> 
 def test_the_reading_page_shows_the_chart(site: httpx.Client) -> None:
     page = get(site, "/reading/1").text
     assert "Reading 1" in page and "天風姤" in page and "乾為天" in page
-    for position in range(1, 7):
-        assert f'<tr class="position-{position}">' in page
-    assert page.count('class="bar yang"') + page.count('class="bar yin"') == 12
-    assert '<td class="mark">世</td>' in page and '<td class="mark">應</td>' in page
-    assert "伏 妻財 甲寅木" in page
-    assert f'<td class="moving">{MOVING_MARKS[6]}</td>' in page  # 姤 → 乾: its yin line 1 moves
+    # the terminal chart's layout: rows from line 6 down, the primary's parts in c2 cells, the
+    # changed hexagram's in c3, the hidden spirit's in c1
+    rows = re.findall(r'<tr class="position-(\d)( moving)?">', page)
+    assert rows == [(str(p), " moving" if p == 1 else "") for p in range(6, 0, -1)]
+    bars = re.findall(r'<td class="c([23]) bar">([^<]*)</td>', page)
+    assert [bar for column, bar in bars if column == "2"] == [YANG_BAR] * 5 + [YIN_BAR]  # 姤
+    assert [bar for column, bar in bars if column == "3"] == [YANG_BAR] * 6  # 乾
+    assert '<td class="c2 mark">世</td>' in page and '<td class="c2 mark">應</td>' in page
+    assert '<td class="c1 relative">妻財</td><td class="c1 ganzhi">甲寅木</td>' in page
+    assert f'<td class="c2 moving">{MOVING_MARKS[6]}</td>' in page  # 姤 → 乾: yin line 1 moves
 
 
 def test_every_reading_row_links_to_its_chart(site: httpx.Client) -> None:

@@ -67,7 +67,7 @@ def browse(chromium: str, tmp_path: Path, *args: str) -> str:
 
 def rows(dom: str) -> dict[int, str]:
     """The chart's rows by line position, as the browser built them."""
-    found = re.findall(r'<tr class="position-(\d)">(.*?)</tr>', dom, re.S)
+    found = re.findall(r'<tr class="position-(\d)(?: moving)?">(.*?)</tr>', dom, re.S)
     return {int(p): row for p, row in found}
 
 
@@ -76,13 +76,12 @@ def test_reading_in_chromium(chromium: str, url: str, tmp_path: Path) -> None:
     lines = rows(dom)
     assert sorted(lines) == [1, 2, 3, 4, 5, 6]
     # 姤 (011111) below and 乾 (111111) beside it: both hexagrams' six lines
-    bars = {p: re.findall(r'class="bar (yang|yin)">([^<]+)<', row) for p, row in lines.items()}
-    assert [bars[p][0][0] for p in range(1, 7)] == ["yin"] + ["yang"] * 5
-    assert [bars[p][1][0] for p in range(1, 7)] == ["yang"] * 6
-    assert {text for row in bars.values() for _, text in row} == {YANG_BAR, YIN_BAR}
-    assert '<td class="mark">世</td>' in lines[1] and '<td class="mark">應</td>' in lines[4]
-    assert "伏 妻財 甲寅木" in lines[2]
-    assert f'<td class="moving">{MOVING_MARKS[6]}</td>' in lines[1]
+    bars = {p: dict(re.findall(r'class="c([23]) bar">([^<]+)<', row)) for p, row in lines.items()}
+    assert [bars[p]["2"] for p in range(1, 7)] == [YIN_BAR] + [YANG_BAR] * 5
+    assert [bars[p]["3"] for p in range(1, 7)] == [YANG_BAR] * 6
+    assert '<td class="c2 mark">世</td>' in lines[1] and '<td class="c2 mark">應</td>' in lines[4]
+    assert '<td class="c1 relative">妻財</td><td class="c1 ganzhi">甲寅木</td>' in lines[2]
+    assert f'<td class="c2 moving">{MOVING_MARKS[6]}</td>' in lines[1]
 
 
 def test_hexagram_in_chromium(chromium: str, url: str, tmp_path: Path) -> None:

@@ -4,7 +4,7 @@ Nothing here is imported unless ``yimao serve`` runs (datasette is the optional 
 ``web``). :mod:`~yimao_db.web.site` assembles datasette's metadata from the database's own
 documentation and starts the server; :mod:`~yimao_db.web.plugin` holds the datasette hooks
 (pages, links, compact column descriptions, read-only connections);
-:mod:`~yimao_db.web.pages` reads what the pages show; :mod:`~yimao_db.web.chart` lays out a
-reading's chart as HTML; :mod:`~yimao_db.web.queries` turns ``docs/queries.md`` into
-canned queries.
+:mod:`~yimao_db.web.pages` reads what the pages show, a reading's chart drawn by the
+terminal chart's own layout (:func:`yimao_db.present.chart.chart_html`);
+:mod:`~yimao_db.web.queries` turns ``docs/queries.md`` into canned queries.
 """

@@ -11,11 +11,11 @@ from sqlalchemy import Connection, text
 
 from yimao_db import lookup
 from yimao_db.errors import UsageError
+from yimao_db.present.chart import chart_html
 from yimao_db.present.show import hexagram_data, related_rows
 from yimao_db.readings import read_chart
 from yimao_db.schema import metadata
 from yimao_db.vocab import YANG_BAR, YIN_BAR
-from yimao_db.web.chart import chart_html
 
 
 class NotFound(Exception):
