@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from yimao_db.present.table import width
 from yimao_db.readings import chart
 
 SCHEMA = json.loads((Path(__file__).parent.parent / "docs" / "chart.schema.json").read_text())
-BARS = ("━━━━━━━", "━━━ ━━━")
+BARS = (YANG, YIN) = ("━━━━━━━", "━━━ ━━━")
 
 
 def bars_in(row: str) -> list[tuple[int, str]]:
@@ -112,9 +113,60 @@ def test_show_takes_the_formats(fresh_db: str, capsys: pytest.CaptureFixture[str
     assert code == 0 and json.loads(out)["king_wen"] == 44
     assert run(capsys, "show", "gou", "--json", "--db", fresh_db)[1] == out
     code, out, _ = run(capsys, "show", "gou", "--format", "markdown", "--db", fresh_db)
-    assert out.startswith("```text\n天風姤")
-    code, out, _ = run(capsys, "show", "gou", "--format", "html", "--db", fresh_db)
-    assert "<pre>天風姤" in out
+    assert code == 0 and out.startswith("### 天風姤 (姤) · King Wen 44")
+    table = [line for line in out.splitlines() if line.startswith("|")]
+    assert table[0] == "| line |  | 六親 | 干支 | 世應 | 宿 | 伏神 |" and len(table) == 8
+    assert table[2] == f"| 6 | {YANG} | 父母 | 壬戌土 |  | 心 |  |"
+    assert table[6] == f"| 2 | {YANG} | 子孫 | 辛亥水 |  | 房 | 伏 妻財 甲寅木 |"
+    assert table[7] == f"| 1 | {YIN} | 父母 | 辛丑土 | 世 | 亢 |  |"
+    code, page, _ = run(capsys, "show", "gou", "--format", "html", "--db", fresh_db)
+    assert code == 0 and page.startswith("<!DOCTYPE html>") and "Noto Sans CJK" in page
+    body = re.findall(r"<tr>(.*?)</tr>", page.split("<tbody>", 1)[1])
+    cells = [re.findall(r"<td>(.*?)</td>", row) for row in body]
+    assert [c[0] for c in cells] == ["6", "5", "4", "3", "2", "1"]
+    assert cells[5] == ["1", YIN, "父母", "辛丑土", "世", "亢", ""]
+    assert cells[4][6] == "伏 妻財 甲寅木"
+
+
+def test_show_markdown_and_html_of_a_name_escape_and_tabulate_its_rows(
+    fresh_db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """玄武 names a spirit and a general: a title for each, its row and related rows as tables."""
+    code, out, _ = run(capsys, "show", "玄武", "--format", "markdown", "--db", fresh_db)
+    assert code == 0
+    assert [line for line in out.splitlines() if line.startswith("###")] == [
+        "### 玄武 · spirit 六神",
+        "### 玄武 · general 十二將",
+    ]
+    assert "| name | ordinal | element | direction | passage | basis |" in out
+    assert "| 玄武 | 6 | 水 | 北 | 7.6 | book |" in out
+    assert "day\\_spirit (10 rows)" in out  # markup escaped
+    code, page, _ = run(capsys, "show", "玄武", "--format", "html", "--db", fresh_db)
+    assert page.count("<h2>") == 2 and "<td>玄武</td><td>6</td><td>水</td><td>北</td>" in page
+    text = run(capsys, "show", "玄武", "--db", fresh_db)[1]
+    assert "day_spirit (10 rows)" in text and "day_spirit (10 rows)" in page
+
+
+def test_a_moving_lines_change_carries_its_own_void_break_and_clash(
+    fresh_db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """戊午日 (旬空 子丑) in the 子 month: 姤's line 1 changes into 甲子水, void and clashed by
+    the day 午 (not broken: the month is 子 itself); line 4's change 辛未土 is none of them."""
+    rid = cast_into(fresh_db, "姤:1,4", at="2026-12-10T09:15")
+    code, out, _ = run(capsys, "reading", str(rid), "--db", fresh_db)
+    assert code == 0 and "戊午日" in out and "旬空 子丑 · 月建 子" in out
+    line1 = next(row for row in out.splitlines() if "辛丑土" in row)
+    assert line1.endswith(f"{YANG} 子孫 甲子水 空衝 化空")
+    line4 = next(row for row in out.splitlines() if "壬午火" in row)
+    assert line4.endswith(f"{YIN} 父母 辛未土")
+    code, out, _ = run(capsys, "reading", str(rid), "--json", "--db", fresh_db)
+    lines = {line["position"]: line for line in json.loads(out)["lines"]}
+    marks = ("changed_is_void", "changed_is_month_break", "changed_is_day_clash")
+    assert [lines[1][m] for m in marks] == [True, False, True]
+    assert [lines[4][m] for m in marks] == [False, False, False]
+    assert [lines[2][m] for m in marks] == [None, None, None]  # a still line
+    page = chart_html(chart(rid, db=fresh_db))
+    assert '<td class="c3 marks">空衝</td><td class="c3 transform">化空</td>' in page
 
 
 def test_json_contract_fields(fresh_db: str, capsys: pytest.CaptureFixture[str]) -> None:

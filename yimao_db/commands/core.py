@@ -29,17 +29,13 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.format == "json":
         out(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
     elif args.format == "markdown":
-        out(f"```text\n{render_show(data)}```\n")
+        from yimao_db.present.show_forms import show_markdown
+
+        out(show_markdown(data))
     elif args.format == "html":
-        from html import escape
+        from yimao_db.present.show_forms import show_html
 
-        from yimao_db.present.chart import STYLE
-
-        out(
-            '<!DOCTYPE html>\n<html lang="zh-Hant"><head><meta charset="utf-8">'
-            f"<title>{escape(args.name)}</title><style>{STYLE}</style></head>"
-            f"<body><pre>{escape(render_show(data))}</pre></body></html>\n"
-        )
+        out(show_html(data, args.name))
     else:
         out(render_show(data))
     return 0
