@@ -45,16 +45,30 @@ def marks(line: dict[str, Any]) -> str:
     return "世" if line["is_world"] else "應" if line["is_response"] else ""
 
 
-def render_hexagram(data: dict[str, Any]) -> str:
-    hidden = {h["position"]: h for h in data["hidden"]}
-    out = [
+def hexagram_head(data: dict[str, Any]) -> tuple[str, str]:
+    """A hexagram's two header lines: its names and bits; palace, generation and bodies."""
+    return (
         f"{data['name']} ({data['short_name']}) · King Wen {data['king_wen']} · "
         f"bits {data['bits']} (bottom first)",
         f"{data['palace']}宮 {data['generation_name']} · palace element {data['palace_element']}"
         f" · world {data['world']} response {data['response']} · {data['five_star']}"
         f" · 卦身 {data['gua_shen']} · 世身 line {data['shi_shen_line']}",
-        "",
-    ]
+    )
+
+
+def also_text(data: dict[str, Any]) -> str | None:
+    """The line naming the other kinds a hexagram's name has (乾: a trigram, a palace)."""
+    also = data.get("also") or []
+    if not also:
+        return None
+    kinds = " and ".join(f"a {lookup.KIND_NAMES.get(a['kind'], a['kind'])}" for a in also)
+    options = ", ".join(f"--kind {a['kind']}" for a in also)
+    return f"{data['short_name']} is also {kinds} (yimao show {data['short_name']} {options})"
+
+
+def render_hexagram(data: dict[str, Any]) -> str:
+    hidden = {h["position"]: h for h in data["hidden"]}
+    out = [*hexagram_head(data), ""]
     for line in reversed(data["lines"]):
         row = (
             f"  {line['position']} {YANG_BAR if line['yang'] else YIN_BAR}  "
@@ -65,14 +79,9 @@ def render_hexagram(data: dict[str, Any]) -> str:
         if h:
             row += f"   伏 {h['relative']} {h['ganzhi']} {h['element']}"
         out.append(row.rstrip())
-    also = data.get("also") or []
+    also = also_text(data)
     if also:
-        kinds = " and ".join(f"a {lookup.KIND_NAMES.get(a['kind'], a['kind'])}" for a in also)
-        options = ", ".join(f"--kind {a['kind']}" for a in also)
-        out += [
-            "",
-            f"{data['short_name']} is also {kinds} (yimao show {data['short_name']} {options})",
-        ]
+        out += ["", also]
     return terminal_layout(out)  # stored text, shown terminal-safe
 
 
@@ -210,26 +219,44 @@ def show(conn: Connection, typed: str, kind: str | None = None) -> dict[str, Any
     return {"query": typed, "entities": [entity_data(conn, k, c) for k, c in found]}
 
 
-def _value(value: Any) -> str:
+def value_text(value: Any) -> str:
+    """A stored value as shown: NULL for None."""
     return "NULL" if value is None else str(value)
 
 
-def render_entity(entity: dict[str, Any]) -> str:
-    kind = entity["kind"]
-    out = [f"{entity['name']} · {lookup.KIND_NAMES.get(kind, kind)}"]
-    row = " · ".join(f"{k} {_value(v)}" for k, v in entity["row"].items())
-    out.append(f"  {entity['table']}: {row}")
+def entity_title(entity: dict[str, Any]) -> str:
+    """An entity's first line: its name and the kind it is (玄武 · spirit 六神)."""
+    return f"{entity['name']} · {lookup.KIND_NAMES.get(entity['kind'], entity['kind'])}"
+
+
+def aliases_text(entity: dict[str, Any]) -> str | None:
+    """An entity's aliases grouped by form, or None when it has none."""
     forms: dict[str, list[str]] = {}
     for a in entity["aliases"]:
         forms.setdefault(a["form"], []).append(a["alias"])
-    if forms:
-        listed = " · ".join(f"{', '.join(v)} ({form})" for form, v in forms.items())
-        out.append(f"  aliases: {listed}")
+    if not forms:
+        return None
+    return "aliases: " + " · ".join(f"{', '.join(v)} ({form})" for form, v in forms.items())
+
+
+def group_caption(group: dict[str, Any]) -> str:
+    """A related table's caption: its name and how many rows refer to the entity."""
+    count = len(group["rows"])
+    return f"{group['table']} ({count} row{'s' if count != 1 else ''})"
+
+
+def render_entity(entity: dict[str, Any]) -> str:
+    out = [entity_title(entity)]
+    row = " · ".join(f"{k} {value_text(v)}" for k, v in entity["row"].items())
+    out.append(f"  {entity['table']}: {row}")
+    aliases = aliases_text(entity)
+    if aliases:
+        out.append(f"  {aliases}")
     out += [f"  {note}" for note in entity["notes"]]
     for group in entity["related"]:
         rows = group["rows"]
         columns = list(rows[0])
-        out += ["", f"  {group['table']} ({len(rows)} row{'s' if len(rows) != 1 else ''}):"]
+        out += ["", f"  {group_caption(group)}:"]
         table = render(columns, [[r[c] for c in columns] for r in rows])
         out += [f"    {line}".rstrip() for line in table.splitlines()]
     return terminal_layout(out)  # stored text, shown terminal-safe

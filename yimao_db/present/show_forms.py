@@ -14,8 +14,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from yimao_db import lookup
 from yimao_db.present.chart import STYLE, md_text
+from yimao_db.present.show import (
+    aliases_text,
+    also_text,
+    entity_title,
+    group_caption,
+    hexagram_head,
+    marks,
+    value_text,
+)
 from yimao_db.vocab import YANG_BAR, YIN_BAR
 
 HEXAGRAM_COLUMNS = ("line", "", "六親", "干支", "世應", "宿", "伏神")
@@ -39,10 +47,6 @@ class Title:
 Block = str | Title | Grid
 
 
-def _text(value: Any) -> str:
-    return "NULL" if value is None else str(value)
-
-
 def _hexagram_blocks(data: dict[str, Any]) -> list[Block]:
     hidden = {h["position"]: h for h in data["hidden"]}
     rows = []
@@ -54,44 +58,30 @@ def _hexagram_blocks(data: dict[str, Any]) -> list[Block]:
                 YANG_BAR if line["yang"] else YIN_BAR,
                 line["relative"],
                 f"{line['ganzhi']}{line['element']}",
-                "世" if line["is_world"] else "應" if line["is_response"] else "",
+                marks(line),
                 line["mansion"],
                 f"伏 {h['relative']} {h['ganzhi']}{h['element']}" if h else "",
             )
         )
-    out: list[Block] = [
-        Title(
-            f"{data['name']} ({data['short_name']}) · King Wen {data['king_wen']} · "
-            f"bits {data['bits']} (bottom first)"
-        ),
-        f"{data['palace']}宮 {data['generation_name']} · palace element {data['palace_element']}"
-        f" · world {data['world']} response {data['response']} · {data['five_star']}"
-        f" · 卦身 {data['gua_shen']} · 世身 line {data['shi_shen_line']}",
-        Grid(HEXAGRAM_COLUMNS, tuple(rows)),
-    ]
-    also = data.get("also") or []
-    if also:
-        kinds = " and ".join(f"a {lookup.KIND_NAMES.get(a['kind'], a['kind'])}" for a in also)
-        out.append(f"{data['short_name']} is also {kinds}")
-    return out
+    title, about = hexagram_head(data)
+    also = also_text(data)
+    return [Title(title), about, Grid(HEXAGRAM_COLUMNS, tuple(rows)), *([also] if also else [])]
 
 
 def _entity_blocks(entity: dict[str, Any]) -> list[Block]:
-    kind = entity["kind"]
-    out: list[Block] = [Title(f"{entity['name']} · {lookup.KIND_NAMES.get(kind, kind)}")]
     row = entity["row"]
-    out.append(Grid(tuple(row), (tuple(_text(v) for v in row.values()),)))
-    forms: dict[str, list[str]] = {}
-    for a in entity["aliases"]:
-        forms.setdefault(a["form"], []).append(a["alias"])
-    if forms:
-        out.append("aliases: " + " · ".join(f"{', '.join(v)} ({f})" for f, v in forms.items()))
+    out: list[Block] = [
+        Title(entity_title(entity)),
+        Grid(tuple(row), (tuple(value_text(v) for v in row.values()),)),
+    ]
+    aliases = aliases_text(entity)
+    if aliases:
+        out.append(aliases)
     out += entity["notes"]
     for group in entity["related"]:
-        rows = group["rows"]
-        columns = tuple(rows[0])
-        out.append(f"{group['table']} ({len(rows)} row{'s' if len(rows) != 1 else ''})")
-        out.append(Grid(columns, tuple(tuple(_text(r[c]) for c in columns) for r in rows)))
+        columns = tuple(group["rows"][0])
+        cells = tuple(tuple(value_text(r[c]) for c in columns) for r in group["rows"])
+        out += [group_caption(group), Grid(columns, cells)]
     return out
 
 
