@@ -29,6 +29,7 @@ Hypothesis profiles (``HYPOTHESIS_PROFILE``):
 from __future__ import annotations
 
 import os
+import shutil
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -91,13 +92,15 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         pytest.skip("needs a PostgreSQL server: set YIMAO_TEST_PG_URL")
 
 
-def _fresh_pg_database() -> URL:
+def _fresh_pg_database(template: str | None = None) -> URL:
+    """A new database on the test server: empty, or a copy of ``template``."""
     assert PG_URL is not None
     server = make_url(PG_URL)
     name = f"yimao_test_{uuid.uuid4().hex[:12]}"
     engine = create_engine(server, isolation_level="AUTOCOMMIT")
     with engine.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
+        copy = f' TEMPLATE "{template}" STRATEGY FILE_COPY' if template else ""
+        conn.execute(text(f'CREATE DATABASE "{name}"{copy}'))
     engine.dispose()
     return server.set(database=name)
 
@@ -121,45 +124,75 @@ def empty_db(tmp_path: Path) -> Iterator[str]:
         yield str(tmp_path / "yimao.db")
 
 
-@pytest.fixture
-def fresh_db(empty_db: str) -> str:
-    """A freshly built database (function scope: tests may write to it)."""
-    build(empty_db)
-    return empty_db
-
-
-def _built(tmp_path_factory: pytest.TempPathFactory, folder: str) -> Iterator[str]:
-    """A database built on the chosen backend, dropped (PostgreSQL) when done."""
-    if BACKEND == "postgresql":
-        url = _fresh_pg_database()
-        build(url)
-        yield url.render_as_string(hide_password=False)
-        _drop_pg_database(url)
-    else:
-        path = str(tmp_path_factory.mktemp(folder) / "yimao.db")
-        build(path)
-        yield path
+# Built databases are copies of one database built per session (a file copy on SQLite,
+# CREATE DATABASE ... TEMPLATE on PostgreSQL): the same bytes a build writes, without
+# building again for every test. The tests of the build itself (test_build.py and others)
+# call build() on an empty database.
 
 
 @pytest.fixture(scope="session")
-def built_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """One built database shared by read-only tests."""
-    yield from _built(tmp_path_factory, "built")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file built once per session, read-only; copy it, never open it."""
+    path = tmp_path_factory.mktemp("template") / "yimao.db"
+    build(str(path))
+    assert not path.with_name("yimao.db-wal").exists()
+    path.chmod(0o444)
+    return path
 
 
-@pytest.fixture(scope="module")
-def module_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A freshly built database of the chosen backend for one test module, which may write
-    to it (cast readings) in a fixture before its tests read it."""
-    yield from _built(tmp_path_factory, "module")
+@pytest.fixture(scope="session")
+def pg_template() -> Iterator[str]:
+    """The name of a PostgreSQL database built once per session, the template of the
+    built databases of the PostgreSQL backend."""
+    url = _fresh_pg_database()
+    build(url)
+    assert url.database is not None
+    yield url.database
+    _drop_pg_database(url)
+
+
+def _copy_built(request: pytest.FixtureRequest, folder: Path) -> Iterator[str]:
+    """A copy of the session's built database on the chosen backend, dropped
+    (PostgreSQL) when done."""
+    if BACKEND == "postgresql":
+        url = _fresh_pg_database(template=request.getfixturevalue("pg_template"))
+        yield url.render_as_string(hide_password=False)
+        _drop_pg_database(url)
+    else:
+        path = folder / "yimao.db"
+        shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
+        yield str(path)
 
 
 @pytest.fixture
-def sqlite_built_db(tmp_path: Path) -> str:
+def fresh_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A freshly built database (function scope: tests may write to it)."""
+    yield from _copy_built(request, tmp_path)
+
+
+@pytest.fixture(scope="session")
+def built_db(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """One built database shared by read-only tests."""
+    yield from _copy_built(request, tmp_path_factory.mktemp("built"))
+
+
+@pytest.fixture(scope="module")
+def module_db(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """A freshly built database of the chosen backend for one test module, which may write
+    to it (cast readings) in a fixture before its tests read it."""
+    yield from _copy_built(request, tmp_path_factory.mktemp("module"))
+
+
+@pytest.fixture
+def sqlite_built_db(sqlite_template: Path, tmp_path: Path) -> str:
     """A freshly built SQLite file, whatever the backend under test."""
-    path = str(tmp_path / "sqlite-yimao.db")
-    build(path)
-    return path
+    path = tmp_path / "sqlite-yimao.db"
+    shutil.copyfile(sqlite_template, path)
+    return str(path)
 
 
 @pytest.fixture
