@@ -8,7 +8,7 @@ The 六合 rows cite §8.13, where the book first uses 合; the 帝旺 of 木 �
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from yimao_db.facts import facts
@@ -78,7 +78,7 @@ def relation_rows() -> Rows:
             for a, b in ((x, y), (y, x))
         ]
 
-    def directed(relation: str, pairs: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    def directed(relation: str, pairs: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
         return [
             {"relation": relation, "first": a, "second": b, "kind": None, **cite("8.14", STANDARD)}
             for a, b in pairs

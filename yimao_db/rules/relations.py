@@ -111,7 +111,8 @@ def punishments() -> tuple[Punishment, ...]:
     return tuple(out)
 
 
-def advancing() -> list[tuple[str, str]]:
+@cache
+def advancing() -> tuple[tuple[str, str], ...]:
     """進神: a branch changing to the nearest branch of its element ahead of it.
 
     Only changes less than half the circle count as forward (亥→子, 寅→卯, 巳→午, 申→酉,
@@ -125,12 +126,13 @@ def advancing() -> list[tuple[str, str]]:
             if f.branch_element[ahead] == f.branch_element[branch]:
                 out.append((branch, ahead))
                 break
-    return out
+    return tuple(out)
 
 
-def retreating() -> list[tuple[str, str]]:
+@cache
+def retreating() -> tuple[tuple[str, str], ...]:
     """退神: each 進神 reversed (§8.14)."""
-    return [(b, a) for a, b in advancing()]
+    return tuple((b, a) for a, b in advancing())
 
 
 def stem_combinations() -> list[tuple[str, str, str]]:
