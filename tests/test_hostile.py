@@ -674,6 +674,13 @@ SQL_WORDS = ("SELECT ", "INSERT ", "UPDATE ", "DELETE ", "FROM ", "WHERE ", "PRA
 # (file, part of the dynamic SQL expression's source) → why no user value can reach it.
 # Reviewed by eye; a new entry needs the same review.
 REVIEWED = {
+    ("seeding.py", "SELECT {columns} FROM {quote(table.name)}"): (
+        "a seeded table's name and the column names of its computed rows (checked against"
+        " the declared tables), quoted"
+    ),
+    ("seeding.py", "INSERT INTO {quote(table.name)} ("): (
+        "a seeded table's name and its rows' column names, quoted; every value is bound (?)"
+    ),
     ("finding.py", "SELECT {', '.join(('v.' + c for c in shown))} FROM v_reading v"): (
         "column names from a module constant; the filters' conditions are constants with "
         "every value bound"
