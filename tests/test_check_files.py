@@ -98,7 +98,7 @@ def check_cli(capsys: pytest.CaptureFixture[str], path: Path) -> list[str]:
 def test_flipped_bytes_in_the_schema_sql(
     template: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = damage(template, tmp_path, flip(at(b"CREATE TABLE reading_line"), 1, 0x01))
+    path = damage(template, tmp_path, flip(at(b'CREATE TABLE "reading_line"'), 1, 0x01))
     (line,) = check_cli(capsys, path)
     assert line.startswith(
         "integrity: the file is damaged, nothing else was checked: malformed database schema "

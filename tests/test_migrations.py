@@ -368,3 +368,39 @@ def test_failed_upgrade_leaves_the_older_database(
     assert schema_of(db) == schema
     with writer(db) as engine, engine.connect() as conn:
         assert current_revision(conn) == READINGS_REVISION
+
+
+def without_rowid(db: str) -> set[str]:
+    """The tables a SQLite file stores WITHOUT ROWID."""
+    con = sqlite3.connect(db)
+    try:
+        rows = con.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'")
+        return {name for name, sql in rows if sql.rstrip().upper().endswith("WITHOUT ROWID")}
+    finally:
+        con.close()
+
+
+def test_0009_stores_the_chart_tables_without_rowid_and_back(tmp_path: Path) -> None:
+    db = str(tmp_path / "rowid.db")
+    build(db)
+    ids = cast_readings(db)
+    rows, before = reading_rows(db), charts(db, ids)
+    moved = {"ganzhi", "trigram", "hexagram_line", "branch_bearing", "day_spirit"}
+    moved |= {"noble_hour", "noble_general", "reading_line"}
+    assert moved <= without_rowid(db)
+    declared = {
+        t.name
+        for t in metadata.tables.values()
+        if not t.dialect_options["sqlite"].get("with_rowid", True)
+    }
+    assert without_rowid(db) == declared  # the models say the same
+    with writer(db) as engine:
+        while step(engine, "-1") != "0008":
+            pass
+        assert not moved & without_rowid(db)
+        assert reading_rows(db) == rows and charts(db, ids) == before
+        assert step(engine, "+1") == "0009"
+        assert moved <= without_rowid(db)
+    build(db)
+    assert reading_rows(db) == rows and charts(db, ids) == before
+    assert doctor.check(db) == []

@@ -21,6 +21,7 @@ check that the head revisions agree with :func:`yimao_db.views.views`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -113,3 +114,59 @@ def require_foreign_keys_off(op: Operations) -> None:
             "foreign_keys=OFF before the transaction, as yimao build does) so that the "
             "rebuild cannot cascade, and check the keys before committing"
         )
+
+
+_CREATE_TABLE = re.compile(r'^CREATE TABLE\s+("?)(\w+)\1\s*\(', re.IGNORECASE)
+_WITHOUT_ROWID = re.compile(r"\)\s*WITHOUT\s+ROWID\s*$", re.IGNORECASE)
+
+
+def rebuild_sqlite_tables(op: Operations, tables: Sequence[str], *, with_rowid: bool) -> None:
+    """SQLite: store ``tables`` ``WITHOUT ROWID`` (``with_rowid=False``: a lookup by primary
+    key is then one B-tree search instead of an index search and a row fetch) or back with a
+    rowid; nothing on another database, and nothing for a table that is already so.
+
+    Each table is copied into a new one made from its own ``CREATE TABLE`` text (its columns,
+    constraints and rows unchanged), the old one dropped and the new one renamed; its
+    indexes are made again. The rename runs with ``legacy_alter_table`` on, so that SQLite
+    leaves the views over the table alone (they name it, and find the new one). Needs
+    foreign keys off (:func:`require_foreign_keys_off`): no key is checked until the build's
+    own check before COMMIT.
+    """
+    conn = op.get_bind()
+    if conn.dialect.name != "sqlite":
+        return
+    require_foreign_keys_off(op)
+    legacy = conn.exec_driver_sql("PRAGMA legacy_alter_table").scalar()
+    conn.exec_driver_sql("PRAGMA legacy_alter_table = ON")
+    try:
+        for table in tables:
+            _rebuild_sqlite_table(conn, table, with_rowid)
+    finally:
+        conn.exec_driver_sql(f"PRAGMA legacy_alter_table = {'ON' if legacy else 'OFF'}")
+
+
+def _rebuild_sqlite_table(conn: Connection, table: str, with_rowid: bool) -> None:
+    sql = conn.exec_driver_sql(
+        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
+    ).scalar_one()
+    body = sql.rstrip()
+    if (_WITHOUT_ROWID.search(body) is None) == with_rowid:
+        return
+    indexes = [
+        row[0]
+        for row in conn.exec_driver_sql(
+            "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ?"
+            " AND sql IS NOT NULL ORDER BY name",
+            (table,),
+        )
+    ]
+    body = _WITHOUT_ROWID.sub(")", body) if with_rowid else body + " WITHOUT ROWID"
+    temp = f"_rebuild_{table}"
+    match = _CREATE_TABLE.match(body)
+    assert match is not None and match.group(2) == table, body[:60]
+    conn.exec_driver_sql(f'CREATE TABLE "{temp}" (' + body[match.end() :])
+    conn.exec_driver_sql(f'INSERT INTO "{temp}" SELECT * FROM "{table}"')
+    conn.exec_driver_sql(f'DROP TABLE "{table}"')
+    conn.exec_driver_sql(f'ALTER TABLE "{temp}" RENAME TO "{table}"')
+    for index in indexes:
+        conn.exec_driver_sql(index)

@@ -54,6 +54,7 @@ from sqlalchemy import (
     Select,
     Table,
     bindparam,
+    exists,
     inspect,
     literal_column,
     select,
@@ -160,6 +161,32 @@ def _pk_of_rowid(conn: Connection, table_name: str, rowid: object) -> str:
     return f"rowid={rowid}" if row is None else format_key([c.name for c in cols], tuple(row))
 
 
+def _dangling(table: str, key: str | None, parent: str, from_column: str | None) -> Problem:
+    column = f"column {from_column} " if from_column is not None else ""
+    return Problem(
+        "foreign key", table, key, f"{column}refers to a row of {parent} that does not exist"
+    )
+
+
+def _dangling_keys(conn: Connection, table_name: str, parent: str, column: str | None) -> list[str]:
+    """The primary keys, as ``col=value`` text, of the rows of a ``WITHOUT ROWID`` table
+    whose ``column`` refers to no row of ``parent`` (``PRAGMA foreign_key_check`` gives no
+    rowid for such a table); empty when the models do not say which key that is."""
+    table = metadata.tables.get(table_name)
+    keys = [
+        fk
+        for fk in (table.foreign_keys if table is not None else ())
+        if fk.parent.name == column and fk.column.table.name == parent
+    ]
+    if table is None or len(keys) != 1:
+        return []
+    child, target = keys[0].parent, keys[0].column
+    other = target.table.alias("p")
+    pk = list(table.primary_key.columns)
+    query = select(*pk).where(child.is_not(None), ~exists().where(other.c[target.name] == child))
+    return [format_key([c.name for c in pk], tuple(row)) for row in conn.execute(query)]
+
+
 # integrity_check messages about rows and indexes of a sound file: the tables can be read.
 # The rows' own messages (a NULL or a CHECK) are reported row by row by check_cells.
 _ROW_MESSAGE = re.compile(r"(NULL value in|CHECK constraint failed in|[A-Z]+ value in) ")
@@ -188,16 +215,18 @@ def check_sqlite_file(conn: Connection, report: CheckReport) -> None:
             Problem("integrity", None, None, f"indexes do not match their tables: {_some(indexes)}")
         )
     report.checked.append("integrity_check")
+    keyless: dict[tuple[str, str, str | None], int] = {}  # WITHOUT ROWID tables: no rowid
     for table_name, rowid, parent, from_column in dialect.sqlite_foreign_key_violations(conn):
-        column = f"column {from_column} " if from_column is not None else ""
-        report.problems.append(
-            Problem(
-                "foreign key",
-                table_name,
-                _pk_of_rowid(conn, table_name, rowid),
-                f"{column}refers to a row of {parent} that does not exist",
-            )
-        )
+        if rowid is None:
+            where = (table_name, parent, from_column)
+            keyless[where] = keyless.get(where, 0) + 1
+            continue
+        found = _pk_of_rowid(conn, table_name, rowid)
+        report.problems.append(_dangling(table_name, found, parent, from_column))
+    for (table_name, parent, from_column), count in keyless.items():
+        keys: list[str | None] = list(_dangling_keys(conn, table_name, parent, from_column))
+        for key in keys if len(keys) == count else [None] * count:
+            report.problems.append(_dangling(table_name, key, parent, from_column))
     report.checked.append("foreign_key_check")
 
 

@@ -102,6 +102,7 @@ ganzhi = table(
     between("ordinal", 1, 60),
     UniqueConstraint("stem", "branch"),
     section=SECTION,
+    sqlite_with_rowid=False,  # revision 0009: a line's lookups are one search each
 )
 
 
@@ -129,6 +130,7 @@ trigram = table(
     bits("bits", 3),
     between("xiantian", 1, 8),
     section=SECTION,
+    sqlite_with_rowid=False,  # revision 0009: a line's lookups are one search each
 )
 
 
@@ -290,6 +292,7 @@ hexagram_line = table(
     boolean("is_response"),
     boolean("is_between"),
     section=SECTION,
+    sqlite_with_rowid=False,  # revision 0009: a line's lookups are one search each
 )
 
 

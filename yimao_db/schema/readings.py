@@ -136,4 +136,5 @@ reading_line = table(
     between("value", 6, 9),
     CheckConstraint("coins IS NULL OR coins = value - 6", name="coins_value"),
     section=SECTION,
+    sqlite_with_rowid=False,  # revision 0009: a line's lookups are one search each
 )

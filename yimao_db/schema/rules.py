@@ -193,6 +193,7 @@ day_spirit = table(
     UniqueConstraint("day_stem", "spirit"),
     section=SECTION,
     cited=True,
+    sqlite_with_rowid=False,  # revision 0009: a line's lookups are one search each
 )
 
 
@@ -216,6 +217,7 @@ noble_hour = table(
     one_of("half", HALVES),
     section=SECTION,
     cited=True,
+    sqlite_with_rowid=False,  # revision 0009: a line's lookups are one search each
 )
 
 
@@ -231,6 +233,7 @@ noble_general = table(
     UniqueConstraint("day_stem", "half", "general"),
     section=SECTION,
     cited=True,
+    sqlite_with_rowid=False,  # revision 0009: a line's lookups are one search each
 )
 
 

@@ -160,6 +160,7 @@ branch_bearing = table(
     ),
     section=SECTION,
     cited=True,
+    sqlite_with_rowid=False,  # revision 0009: a line's lookups are one search each
 )
 
 shensha = table(
