@@ -142,7 +142,9 @@ def copy_readings(source: str, engine: Engine) -> None:
     src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
     try:
         with engine.begin() as conn:
-            cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+            driver = conn.connection.driver_connection
+            assert driver is not None
+            cursor = driver.cursor()
             for table in ("reading", "reading_line"):
                 columns = ", ".join(r[1] for r in src.execute(f"PRAGMA table_info({table})"))
                 with cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:

@@ -685,12 +685,13 @@ REVIEWED = {
         " sqlite_master (rebuild_sqlite_tables)",
     ),
     ("migrating.py", "PRAGMA legacy_alter_table = {"): "ON or OFF, chosen by the code",
+    ("seeding.py", "dialect.insert_sql(conn, table.name, names)"): (
+        "a seeded table's name and its rows' column names (each looked up in the declared"
+        " table first); every value is bound"
+    ),
     ("seeding.py", "SELECT {columns} FROM {quote(table.name)}"): (
         "a seeded table's name and the column names of its computed rows (checked against"
         " the declared tables), quoted"
-    ),
-    ("seeding.py", "INSERT INTO {quote(table.name)} ("): (
-        "a seeded table's name and its rows' column names, quoted; every value is bound (?)"
     ),
     ("finding.py", "SELECT {', '.join(('v.' + c for c in shown))} FROM v_reading v"): (
         "column names from a module constant; the filters' conditions are constants with "

@@ -21,6 +21,7 @@ from typing import Any, cast
 
 from sqlalchemy import Connection, Table, and_
 
+from yimao_db import dialect
 from yimao_db.errors import SeedCheckFailed
 from yimao_db.paths import seed_dir
 from yimao_db.schema import metadata
@@ -155,13 +156,9 @@ def _insert(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
     if not plain:
         conn.execute(table.insert(), rows)
         return
-    quote = conn.dialect.identifier_preparer.quote
-    sql = (
-        f"INSERT INTO {quote(table.name)} ({', '.join(quote(n) for n in names)})"
-        f" VALUES ({', '.join('?' * len(names))})"
-    )
-    values = itemgetter(*names)
-    conn.exec_driver_sql(sql, [values(r) if len(names) > 1 else (values(r),) for r in rows])
+    pick = itemgetter(*names)
+    values = [pick(r) for r in rows] if len(names) > 1 else [(r[names[0]],) for r in rows]
+    conn.exec_driver_sql(dialect.insert_sql(conn, table.name, names), values)
 
 
 def _delete(conn: Connection, table: Table, keys: list[tuple[Any, ...]]) -> None:
