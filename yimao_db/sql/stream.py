@@ -29,7 +29,7 @@ from typing import Any
 
 from sqlalchemy.engine import URL
 
-from yimao_db.db import mark_if_damage
+from yimao_db.db import mark_if_damage, recovery_error
 from yimao_db.errors import DatabaseError, UsageError, YimaoError
 from yimao_db.export import normalise
 from yimao_db.sql.guard import function_refused, write_refused
@@ -135,6 +135,9 @@ def _translate(exc: BaseException, session: Session | None) -> BaseException:
     ):
         return exc  # a damaged file: the command line names it (yimao_db.cli)
     if isinstance(exc, sqlite3.Error):
+        plain = recovery_error(session.path, exc) if isinstance(session, SqliteSession) else None
+        if plain is not None:  # the file needs a rollback: the query did not try to write
+            return plain
         if isinstance(session, SqliteSession) and session.authorizer.refused:
             return function_refused(session.authorizer.refused)
         message = _first_line(exc)
