@@ -3,10 +3,11 @@
 User errors print ``error: …`` (what was wrong and what is expected) and exit 2 with
 nothing written; no traceback reaches the user for anything they typed. A damaged database
 file is named as such, with a pointer to ``yimao check``. Ctrl-C prints ``interrupted`` and
-exits 130 (the open transaction rolls back). Anything else that escapes a command is a bug:
-it prints one ``internal error: …`` line and exits 70, with the traceback only when
-``YIMAO_DEBUG=1`` is set. The commands live in :mod:`yimao_db.commands`, one module per
-concern.
+exits 130 (the open transaction rolls back); once a command's write has committed, a Ctrl-C
+no longer interrupts it: it says what it wrote (:mod:`yimao_db.sigint`). Anything else that
+escapes a command is a bug: it prints one ``internal error: …`` line and exits 70, with the
+traceback only when ``YIMAO_DEBUG=1`` is set. The commands live in
+:mod:`yimao_db.commands`, one module per concern.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from yimao_db import sigint
 from yimao_db.errors import DatabaseError, UsageError, YimaoError
 from yimao_db.present.table import terminal_text
 
@@ -108,7 +110,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 option = name.replace("_", "-")
                 raise UsageError(f"--{option} needs a value ('--' alone is not one)")
         handler: Handler = args.handler
-        return handler(args)
+        with sigint.armed():
+            code = handler(args)
+            if sigint.deferred():
+                sys.stderr.write("note: Ctrl-C came after the commit: what was written stays\n")
+        return code
     except _Finished:
         return 0
     except KeyboardInterrupt:

@@ -43,7 +43,7 @@ from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 
-from yimao_db import dialect
+from yimao_db import dialect, sigint
 from yimao_db.errors import DatabaseError, UsageError
 
 DEFAULT_DB = "yimao.db"
@@ -381,8 +381,11 @@ def writer_engine(
         _install_sqlite_hooks(
             engine, readonly=False, path=sqlite_path(url), foreign_keys=not building
         )
-        return engine
-    return create_engine(url, pool_pre_ping=True)
+    else:
+        engine = create_engine(url, pool_pre_ping=True)
+    # from the commit on, a Ctrl-C no longer makes the command say it wrote nothing
+    event.listen(engine, "commit", lambda _conn: sigint.committing())
+    return engine
 
 
 def _readonly_uri(path: Path) -> str:
