@@ -44,7 +44,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 
 from yimao_db import dialect, sigint
-from yimao_db.errors import DatabaseError, UsageError
+from yimao_db.errors import DatabaseError, UsageError, shown
 
 DEFAULT_DB = "yimao.db"
 ENV_VAR = "YIMAO_DB_URL"
@@ -53,6 +53,9 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 # set on an exception raised while reading a database (the file's path as text)
 DAMAGED_ATTR = "yimao_damaged_database"
 NOT_UTF8 = "Could not decode to UTF-8"  # how the sqlite3 module reports a value it cannot decode
+# set on an error about text that is not UTF-8 which a query may have made itself (the file's
+# path): the file is called damaged only if `yimao check` finds such text stored
+MAYBE_DAMAGED_ATTR = "yimao_maybe_damaged_database"
 
 
 def resolve_url(db: str | None = None) -> URL:
@@ -62,7 +65,7 @@ def resolve_url(db: str | None = None) -> URL:
         try:
             return make_url(target)
         except (ArgumentError, ValueError) as exc:  # ValueError: a port that is not a number
-            raise UsageError(f"not a database URL: {target!r} ({exc})") from None
+            raise UsageError(f"not a database URL: {shown(target)} ({exc})") from None
     # os.path.expanduser leaves ~unknown-user as it is, like a shell (Path.expanduser raises)
     return URL.create("sqlite", database=str(_resolve(Path(os.path.expanduser(target)))))
 
@@ -72,7 +75,7 @@ def _resolve(path: Path) -> Path:
     try:
         return path.resolve()
     except (RuntimeError, OSError, ValueError) as exc:  # 3.11: RuntimeError for a loop
-        raise DatabaseError(f"cannot use the database path {str(path)!r}: {exc}") from None
+        raise DatabaseError(f"cannot use the database path {shown(str(path))}: {exc}") from None
 
 
 def is_sqlite(url: URL) -> bool:
@@ -172,6 +175,26 @@ def _table_names(path: Path, header: bytes) -> set[str]:
         raise DatabaseError(f"cannot read the database {path}: {exc}") from None
     finally:
         con.close()
+
+
+# Where SQLite (unix) puts its temporary files: the first of these that is a directory it
+# may write, else the current directory
+_TEMP_ENV = ("SQLITE_TMPDIR", "TMPDIR")
+_TEMP_DIRS = ("/var/tmp", "/usr/tmp", "/tmp")
+
+
+def sqlite_temp_dir() -> str:
+    """The directory SQLite writes its temporary files in (sorts, indexes, temporary
+    databases such as the import's spool): ``$SQLITE_TMPDIR``, else ``$TMPDIR``, else
+    ``/var/tmp``, ``/usr/tmp``, ``/tmp`` — the first that is a directory this process may
+    write — else the current directory. Python's ``tempfile.gettempdir()`` differs (it
+    ignores ``SQLITE_TMPDIR``, tries ``/tmp`` first, and skips a directory whose disk is full):
+    name this one in a message about temporary space."""
+    candidates = [os.environ.get(name) for name in _TEMP_ENV] + list(_TEMP_DIRS)
+    for candidate in candidates:
+        if candidate and os.path.isdir(candidate) and os.access(candidate, os.W_OK | os.X_OK):
+            return candidate
+    return "."
 
 
 def _beside(path: Path, suffix: str) -> Path:
