@@ -650,7 +650,7 @@ def test_progress_is_reported(damaged: Path, expected: Tables) -> None:
     assert stages[0] == "integrity"
     assert "readings (lines and casts)" in stages
     assert ("readings (moments)", 6, 6) in seen
-    assert seen[-1] == ("charts", 0, 0)
+    assert seen[-2:] == [("charts", 0, 0), ("journal", 0, 0)]
 
 
 def test_a_dropped_table_does_not_stop_the_other_checks(damaged: Path, expected: Tables) -> None:
@@ -761,3 +761,80 @@ def test_a_chart_view_that_lies_is_caught_by_the_rules(damaged: Path, expected: 
     )
     assert "schema: v_reading_line: view SQL differs from what the migrations create" in report
     assert "strength is '旺', the rules give" in report
+
+
+# --- the journal: values that break the journal's own rules --------------------------------
+
+
+def test_journal_values_that_break_the_journals_rules(
+    damaged: Path, expected: Tables, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What `note`, `outcome` and `tag` refuse is found when stored (their CHECKs and types
+    held, so `yimao check` said ok before), by the functions the commands validate with; and
+    `untag` takes off any stored tag, a bad one included."""
+    from yimao_db.journal import add_note, record_outcome, tag
+
+    db = damaged.as_posix()
+    for text in ("one", "two", "three", "four"):
+        add_note(VALUES, text, db=db)
+    record_outcome(VALUES, "hit", on="2024-02-05", note="came", db=db)
+    record_outcome(NOTATION, "miss", on="2025-12-22", db=db)
+    record_outcome(COINS, "partial", on="2024-07-01", db=db)  # cast 2024-06-30 (Shanghai)
+    record_outcome(PILLARS, "hit", on="1990-01-01", db=db)  # pillars: no day to be after
+    tag(VALUES, ["a", "b", "c", "d", "e", "f", "g"], db=db)
+    assert doctor.check(db, expected) == []
+    report = problems_after(
+        damaged,
+        expected,
+        f"UPDATE reading_outcome SET happened_on = 'yesterday' WHERE reading_id = {VALUES}",
+        "UPDATE reading_outcome SET happened_on = '2026-02-30', recorded_at = 'zzz', "
+        f"note = '  ' WHERE reading_id = {NOTATION}",
+        f"UPDATE reading_outcome SET happened_on = '2024-06-29' WHERE reading_id = {COINS}",
+        "UPDATE reading_note SET noted_at = 'zzz' WHERE id = 1",
+        "UPDATE reading_note SET note = '' WHERE id = 2",
+        "UPDATE reading_note SET note = 'a' || char(0) || 'b' WHERE id = 3",
+        "UPDATE reading_note SET noted_at = '2026-01-01T09:00:00' WHERE id = 4",
+        "UPDATE reading_tag SET tag = 'a,b' WHERE tag = 'a'",
+        "UPDATE reading_tag SET tag = 'a b' WHERE tag = 'b'",
+        "UPDATE reading_tag SET tag = '' WHERE tag = 'c'",
+        "UPDATE reading_tag SET tag = 'esc' || char(27) || '[31m' WHERE tag = 'd'",
+        "UPDATE reading_tag SET tag = 'e' || char(769) WHERE tag = 'e'",  # NFD of é
+        "UPDATE reading_tag SET tag = ' f' WHERE tag = 'f'",
+    )
+    date_form = "expected a date like 2026-11-30 (YYYY-MM-DD)"
+    local = "expected a local time with its offset, to the second, like 2026-11-30T09:15:00+08:00"
+    one_word = (
+        "expected one word of 1 to 64 characters, without spaces, commas or control characters"
+    )
+    assert report.splitlines() == [
+        f"journal: reading_outcome reading_id={COINS}: the outcome's date 2024-06-29 is before "
+        "the reading was cast, on 2024-06-30: expected that day or a later one",
+        f"journal: reading_note id=1: bad noted_at 'zzz': {local}",
+        "journal: reading_note id=2: the note is empty: expected some text",
+        "journal: reading_note id=3: the note contains a NUL character, which cannot be stored",
+        f"journal: reading_note id=4: bad noted_at '2026-01-01T09:00:00': {local}",
+        f"journal: reading_outcome reading_id={VALUES}: bad happened_on 'yesterday': {date_form}",
+        f"journal: reading_tag reading_id={VALUES} tag='': bad tag '': {one_word}",
+        f"journal: reading_tag reading_id={VALUES} tag=' f': tag ' f' is not stored as typed "
+        "tags are (NFC, trimmed): expected 'f'",
+        f"journal: reading_tag reading_id={VALUES} tag='a b': bad tag 'a b': {one_word}",
+        f"journal: reading_tag reading_id={VALUES} tag='a,b': bad tag 'a,b': {one_word}",
+        f"journal: reading_tag reading_id={VALUES} tag='esc\\x1b[31m': bad tag 'esc\\x1b[31m': "
+        f"{one_word}",
+        f"journal: reading_tag reading_id={VALUES} tag='e\u0301': tag 'e\\u0301' is not stored "
+        "as typed tags are (NFC, trimmed): expected '\\xe9'",
+        f"journal: reading_outcome reading_id={NOTATION}: bad happened_on '2026-02-30': "
+        f"{date_form}",
+        f"journal: reading_outcome reading_id={NOTATION}: bad recorded_at 'zzz': {local}",
+        f"journal: reading_outcome reading_id={NOTATION}: the outcome's note is empty: "
+        "expected some text",
+    ]
+    # untag takes off every stored tag, as typed or NFC and trimmed (é for e + U+0301)
+    argv = ["untag", str(VALUES), "a,b", "a b", "", "esc\x1b[31m", "é", "f", "--db", db]
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert (out, err) == (
+        f"reading {VALUES} untagged 'a,b', 'a b', '', 'esc\\x1b[31m', 'e\u0301', ' f'\n",
+        "",
+    )
+    assert not [p for p in doctor.check(db, expected) if p.table == "reading_tag"]

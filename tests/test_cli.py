@@ -7,9 +7,11 @@ import importlib
 import io
 import json
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -392,6 +394,80 @@ def test_ctrl_c_during_show(
 
     _interrupt_after(monkeypatch, show, "render_show")
     assert _run(capsys, "show", "姤", "--db", built_db) == (130, "", "interrupted\n")
+
+
+def _sigint_after_commit(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Every writer's COMMIT is followed at once by a real Ctrl-C (SIGINT to this process),
+    the moment the write has happened and the command has not yet said so. The list
+    returned records each signal sent."""
+    from sqlalchemy.engine.default import DefaultDialect
+
+    real: Callable[[DefaultDialect, object], None] = DefaultDialect.do_commit
+    sent: list[bool] = []
+
+    def do_commit(self: DefaultDialect, dbapi_connection: object) -> None:
+        real(self, dbapi_connection)
+        if not getattr(dbapi_connection, "read_only", False):  # a PostgreSQL reader's end
+            sent.append(True)
+            signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(DefaultDialect, "do_commit", do_commit)
+    return sent
+
+
+COMMITTED_NOTE = "note: Ctrl-C came after the commit: what was written stays\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "said", "written"),
+    [
+        (["build"], "reference data unchanged", "SELECT COUNT(*) FROM reading"),
+        (["cast", "789678", "--pillars", PILLARS], "Reading 2", "SELECT COUNT(*) FROM reading"),
+        (["note", "1", "kept"], "note 1 added to reading 1\n", "SELECT note FROM reading_note"),
+        (["outcome", "1", "hit"], "reading 1: hit\n", "SELECT verdict FROM reading_outcome"),
+        (["tag", "1", "new"], "reading 1 tagged new\n", "SELECT tag FROM reading_tag"),
+        (["untag", "1", "old"], "reading 1 untagged old\n", "SELECT tag FROM reading_tag"),
+        (["delete", "1", "--yes"], "deleted 1 reading (1)\n", "SELECT COUNT(*) FROM reading"),
+        (["import", "IMPORT"], "imported 1 reading (id 2)", "SELECT COUNT(*) FROM reading"),
+    ],
+    ids=lambda value: value[0] if isinstance(value, list) else "",
+)
+def test_ctrl_c_right_after_the_commit_reports_what_was_written(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    fresh_db: str,
+    tmp_path: Path,
+    argv: list[str],
+    said: str,
+    written: str,
+) -> None:
+    """Ctrl-C just after the commit printed `interrupted` and exited 130 though the write
+    had happened. Now every writing command says what it wrote and exits 0."""
+    from sqlalchemy import text
+
+    from yimao_db.db import reader_engine
+    from yimao_db.journal import tag
+    from yimao_db.readings import cast
+
+    cast("789678", pillars=PILLARS, db=fresh_db)
+    tag(1, ["old"], db=fresh_db)
+    csv = tmp_path / "one.csv"
+    csv.write_text("lines,at\n789678,2024-01-01T09:00\n", encoding="utf-8")
+    argv = [str(csv) if a == "IMPORT" else a for a in argv]
+    engine = reader_engine(fresh_db)
+    with engine.connect() as conn:
+        before = [tuple(r) for r in conn.execute(text(written))]
+    sent = _sigint_after_commit(monkeypatch)
+    code, out, err = _run(capsys, *argv, "--db", fresh_db)
+    assert sent  # the Ctrl-C came
+    assert code == 0, err
+    assert said in out or said in err, (out, err)
+    assert "interrupted" not in err and "Traceback" not in err
+    assert err in ("", COMMITTED_NOTE) or argv[0] == "import", err
+    with engine.connect() as conn:
+        after = [tuple(r) for r in conn.execute(text(written))]
+    engine.dispose()
+    assert after != before or argv[0] == "build"  # the write is there (build: unchanged)
 
 
 SIGINT_RUNNER = """

@@ -693,7 +693,7 @@ REVIEWED = {
         "a seeded table's name and the column names of its computed rows (checked against"
         " the declared tables), quoted"
     ),
-    ("finding.py", "SELECT {', '.join(('v.' + c for c in shown))} FROM v_reading v"): (
+    ("finding.py", "SELECT {', '.join(('v.' + c for c in listed))} FROM v_reading v"): (
         "column names from a module constant; the filters' conditions are constants with "
         "every value bound"
     ),

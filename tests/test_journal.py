@@ -102,6 +102,11 @@ def test_note_outcome_tag_show_under_the_chart_and_in_v_reading(
         (("outcome", "1", "win"), "invalid choice"),
         (("outcome", "1", "hit", "--on", "2026-02-30"), "bad --on date"),
         (("outcome", "1", "hit", "--on", "yesterday"), "bad --on date"),
+        (("outcome", "1", "hit", "--on", "2026-W49-1"), "bad --on date '2026-W49-1'"),
+        (
+            ("outcome", "1", "hit", "--on", "2026-11-29"),
+            "the outcome's date 2026-11-29 is before the reading was cast, on 2026-11-30",
+        ),
         (("tag", "99", "x"), "no reading with id 99"),
         (("tag", "1", "two words"), "bad tag"),
         (("tag", "1", "a,b"), "bad tag"),
@@ -115,6 +120,8 @@ def test_note_outcome_tag_show_under_the_chart_and_in_v_reading(
         (("readings", "--tag", "never"), "unknown tag 'never'"),
         (("readings", "--since", "2026-12-32"), "bad --since date"),
         (("readings", "--until", "12/05/2026"), "bad --until date"),
+        (("readings", "--since", "2026-W49-1"), "bad --since date '2026-W49-1'"),
+        (("readings", "--until", "2026-W49-7"), "bad --until date '2026-W49-7'"),
         (("readings", "--since", "2026-12-05", "--until", "2026-12-01"), "is after --until"),
         (("readings", "--hexagram", "nosuch"), "unknown hexagram"),
         (("readings", "--changed", "qian"), "ambiguous hexagram"),
@@ -300,3 +307,38 @@ def test_outcome_default_day_is_today_in_yimao_tz(
     monkeypatch.setenv("YIMAO_TZ", "Pacific/Kiritimati")
     record_outcome(1, "hit", db=week)
     assert yimao_db.chart(1, db=week).outcome_on == today()
+
+
+def test_an_outcome_on_the_day_of_its_reading_or_later(week: str) -> None:
+    """Refused only before the local day the reading was cast; a reading given as pillars
+    has no day, and any date goes."""
+    assert record_outcome(1, "hit", on="2026-11-30", db=week) is None
+    assert record_outcome(2, "miss", on="2026-12-02", db=week) is None
+    assert record_outcome(4, "hit", on="1990-01-01", db=week) is None
+    with pytest.raises(UsageError, match="before the reading was cast, on 2026-12-02"):
+        record_outcome(2, "miss", on="2026-12-01", db=week)
+
+
+@pytest.mark.parametrize(
+    "zone", ["localtime", "posixrules", "Factory", "right/Asia/Shanghai", "posix/Asia/Shanghai"]
+)
+def test_only_iana_zone_names(
+    week: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, zone: str
+) -> None:
+    """Files of the zoneinfo directory that name no IANA zone are refused as $YIMAO_TZ and
+    as --tz (ZoneInfo opens them all)."""
+    before = snapshot(week)
+    monkeypatch.setenv("YIMAO_TZ", zone)
+    code, out, err = run(capsys, "outcome", "1", "hit", "--db", week)
+    assert (code, out) == (2, "")
+    assert err == (
+        f"error: $YIMAO_TZ is {zone!r}, which is no time zone: expected an IANA name like "
+        "Asia/Shanghai (or unset it for Asia/Shanghai)\n"
+    )
+    monkeypatch.delenv("YIMAO_TZ")
+    code, out, err = run(
+        capsys, "cast", "789678", "--at", "2026-12-01T08:00", "--tz", zone, "--db", week
+    )
+    assert (code, out) == (2, "")
+    assert err == (f"error: unknown time zone {zone!r}: expected an IANA name like Asia/Shanghai\n")
+    assert snapshot(week) == before

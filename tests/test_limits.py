@@ -25,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -326,14 +326,19 @@ def test_read_only_file_readers_work_writers_refuse(template: Path, shared_dir: 
     assert db.read_bytes() == before
 
 
-def read_only_place(shared_dir: Path, template: Path) -> tuple[Path, list[str]]:
-    """A database in a directory that cannot be written, and the command prefix for it.
+def read_only_place(
+    shared_dir: Path, template: Path, prepare: Callable[[Path], None] | None = None
+) -> tuple[Path, list[str]]:
+    """A database in a directory that cannot be written, and the command prefix for it;
+    ``prepare(db)`` runs on the copy while it can still be written.
 
     As root: a read-only bind mount in a private mount namespace (a real read-only file
     system); else a directory without write permission (same effect for SQLite)."""
     place = shared_dir / "ro-dir"
     place.mkdir()
     db = copy_db(template, place / "y.db")
+    if prepare is not None:
+        prepare(db)
     if IS_ROOT:
         unshare = shutil.which("unshare")
         probe = [unshare or "unshare", "-m", "--propagation", "private", "true"]
@@ -393,3 +398,138 @@ def test_unreadable_file_and_unwritable_directory(template: Path, shared_dir: Pa
         if argv == ["build"]:
             assert f"directory {place} is not writable" in output
         assert empty.stat().st_size == 0 and sorted(place.iterdir()) == [empty]
+
+
+# --- 4b. a writer that stopped mid-transaction ------------------------------------------------
+
+# Another program writes in rollback-journal mode and dies mid-transaction: its small page
+# cache spills, so the file holds rows that were never committed, and its -journal is hot.
+STOPPED_WRITER = """
+import os, sqlite3, sys
+con = sqlite3.connect(sys.argv[1], isolation_level=None)
+con.execute("PRAGMA journal_mode=DELETE")
+con.execute("PRAGMA cache_size=2")
+con.execute("BEGIN")
+names = [r[1] for r in con.execute("PRAGMA table_info(reading)")]
+listed = ", ".join(n for n in names if n not in ("id", "question"))
+for n in range(400):
+    con.execute(
+        f"INSERT INTO reading (question, {listed}) SELECT 'uncommitted', {listed} FROM reading"
+        " WHERE id = 1"
+    )
+os._exit(0)
+"""
+JOURNAL_MAGIC = bytes.fromhex("d9d505f920a163d7")
+
+
+def stop_a_writer_mid_transaction(db: Path) -> None:
+    """Leave ``db`` with a hot journal and uncommitted rows in the file itself."""
+    subprocess.run([sys.executable, "-c", STOPPED_WRITER, str(db)], check=True, env=child_env())
+    journal = db.with_name(db.name + "-journal")
+    assert journal.read_bytes()[:8] == JOURNAL_MAGIC
+    con = sqlite3.connect(f"file:{db}?mode=ro&immutable=1", uri=True)  # the file as it is
+    try:
+        assert con.execute("SELECT COUNT(*) FROM reading").fetchone()[0] > 1
+    finally:
+        con.close()
+
+
+HOT_READERS = [
+    ["readings", "--csv"],
+    ["reading", "1"],
+    ["sql", "SELECT COUNT(*), MAX(question) FROM reading"],
+    ["check"],
+    ["show", "姤"],
+]
+
+
+def test_a_hot_journal_is_never_read_as_committed_on_a_read_only_mount(
+    template: Path, shared_dir: Path
+) -> None:
+    """On a read-only mount a file with a hot journal is not opened immutable (which showed
+    the uncommitted rows as stored, and `yimao check` said ok): every reader says that the
+    transaction must be rolled back and that this needs write access."""
+    db, prefix = read_only_place(shared_dir, template, stop_a_writer_mid_transaction)
+    before = db.read_bytes()
+    for argv, (code, output) in zip(HOT_READERS, run_cli(HOT_READERS, db, prefix), strict=True):
+        assert code == 2, (argv, output)
+        assert output.startswith(f"error: {db} holds a transaction that a writer left unfinished")
+        assert "rolling them back needs write access to the file and its directory" in output
+        assert "uncommitted" not in output and "Traceback" not in output
+    assert db.read_bytes() == before
+    assert db.with_name("y.db-journal").exists()
+
+
+def test_a_hot_journal_in_a_writable_directory(template: Path, tmp_path: Path) -> None:
+    """A reader (mode=ro) cannot roll back: it says so, not that the query tried to write;
+    a writer rolls the transaction back first, and then only committed rows are there."""
+    db = copy_db(template, tmp_path / "hot.db")
+    stop_a_writer_mid_transaction(db)
+    for argv in HOT_READERS:
+        code, out, err = cli(*argv, "--db", str(db))
+        assert (code, out) == (2, ""), (argv, err)
+        assert err == (
+            f"error: {db} holds a transaction that a writer left unfinished ({db}-journal is "
+            "its hot journal): it must be rolled back before the file can be read, and a "
+            f"command that only reads does not write; run `yimao build --db {db}`, which "
+            "rolls it back first, and read again\n"
+        )
+    code, out, err = cli("note", "1", "after the crash", "--db", str(db))
+    assert (code, out, err) == (0, "note 1 added to reading 1\n", "")
+    assert not db.with_name("hot.db-journal").exists()
+    assert count(db) == 1
+    assert doctor.check(str(db)) == []
+
+
+def make_wal(db: Path) -> None:
+    """A change committed to ``db``'s write-ahead log and not checkpointed (the writer was
+    killed): the -wal and -shm files stay beside the database."""
+    script = (
+        "import os, sqlite3, sys\n"
+        "con = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+        "con.execute('PRAGMA journal_mode=WAL')\n"
+        "con.execute('PRAGMA wal_autocheckpoint=0')\n"
+        "con.execute(\"UPDATE reading SET question = 'in the log' WHERE id = 1\")\n"
+        "os._exit(0)\n"
+    )
+    subprocess.run([sys.executable, "-c", script, str(db)], check=True, env=child_env())
+    assert db.with_name(db.name + "-wal").stat().st_size > 0
+
+
+def test_a_write_ahead_log_on_a_read_only_mount(template: Path, shared_dir: Path) -> None:
+    """With its -wal and -shm, a WAL file on a read-only mount is read with what the log
+    holds; without the -shm (which cannot be made there) the reader says why it cannot read
+    it, instead of SQLite's 'unable to open database file'."""
+    db, prefix = read_only_place(shared_dir, template, make_wal)
+    query = [["sql", "SELECT question FROM reading WHERE id = 1", "--csv"]]
+    assert run_cli(query, db, prefix) == [(0, "question\nin the log\n")]
+    if IS_ROOT:  # the mount is read-only only inside the child: the -shm can go beforehand
+        db.with_name("y.db-shm").unlink()
+    else:
+        pytest.skip("the -shm cannot be removed from a directory without write permission")
+    [(code, output)] = run_cli(query, db, prefix)
+    assert code == 2
+    assert output == (
+        f"error: cannot read {db}: its write-ahead log {db}-wal is read through {db}-shm, which "
+        f"SQLite cannot create here because {db.parent} cannot be written (a read-only mount?); "
+        "the log may hold committed changes, so the file is not read without it: run "
+        f"`yimao build --db {db}` where the file and its directory can be written, or copy the "
+        "database with its -wal into a writable directory and read the copy\n"
+    )
+
+
+def test_never_immutable_beside_a_hot_journal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "y.db"
+    db.write_bytes(b"SQLite format 3\x00" + bytes(100))
+    monkeypatch.setattr(os, "access", lambda *a, **k: False)  # nothing can write here
+    assert dbmod.nothing_writes(db)
+    journal = tmp_path / "y.db-journal"
+    journal.write_bytes(b"")  # truncated by its writer: not hot
+    assert dbmod.nothing_writes(db)
+    journal.write_bytes(bytes(28))  # zeroed by its writer (journal_mode=PERSIST): not hot
+    assert dbmod.nothing_writes(db)
+    journal.write_bytes(JOURNAL_MAGIC + bytes(20))  # hot
+    assert not dbmod.nothing_writes(db)
+    assert dbmod._readonly_uri(db).endswith("?mode=ro")

@@ -12,7 +12,6 @@ import sys
 from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
-from zoneinfo import available_timezones
 
 import pytest
 from hypothesis import example, given
@@ -20,7 +19,7 @@ from hypothesis import strategies as st
 from tyme4py.solar import SolarTerm, SolarTime
 
 from yimao_db.calendar import solarterms, term_table, tymeoracle
-from yimao_db.calendar.civiltime import parse_at
+from yimao_db.calendar.civiltime import parse_at, zone_names
 from yimao_db.calendar.moment import (
     SOLAR_TERMS,
     Moment,
@@ -326,7 +325,7 @@ def test_range_message_says_where_the_time_falls() -> None:
 
 def test_range_edges_in_every_zone() -> None:
     """The first and last supported minute exist, or are refused as such, in every zone."""
-    for tz in sorted(available_timezones()):
+    for tz in sorted(zone_names()):
         for wall in ("1583-01-01T00:00", "9998-12-31T23:59:59"):
             m = moment_at(wall, tz)
             assert m.cast_at is not None and m.cast_at.startswith(wall[:16]), (tz, m.cast_at)

@@ -36,7 +36,7 @@ from sqlalchemy.engine import URL
 
 from yimao_db import dialect, invariants, seeding
 from yimao_db.db import writer_engine
-from yimao_db.errors import DatabaseError, SeedCheckFailed
+from yimao_db.errors import DatabaseError, SeedCheckFailed, shown
 from yimao_db.paths import migrations_dir
 
 KILL_ENV = "YIMAO_TEST_KILL_AT"
@@ -117,24 +117,24 @@ def current_revision(conn: Connection) -> str | None:
     if not values:
         return None
     if len(values) > 1:
-        shown = ", ".join(repr(v) for v in sorted(values[:10], key=repr))
+        listed = ", ".join(shown(v) for v in sorted(values[:10], key=repr))
         more = ", …" if len(values) > 10 else ""
         raise RevisionTableError(
-            f"{REVISION_TABLE} holds {len(values)} rows ({shown}{more}); a database has "
+            f"{REVISION_TABLE} holds {len(values)} rows ({listed}{more}); a database has "
             "exactly one revision: it was changed by hand"
         )
     (value,) = values
     if value is None:
         raise RevisionTableError(
-            f"{REVISION_TABLE} holds NULL instead of a revision like {head_revision()!r}"
+            f"{REVISION_TABLE} holds NULL instead of a revision like {shown(head_revision())}"
         )
     if not isinstance(value, str):
         raise RevisionTableError(
-            f"{REVISION_TABLE} holds {value!r} ({type(value).__name__}) instead of a revision like "
-            f"{head_revision()!r}"
+            f"{REVISION_TABLE} holds {shown(value)} ({type(value).__name__}) instead of a "
+            f"revision like {shown(head_revision())}"
         )
     if not dialect.is_utf8(value):
-        raise RevisionTableError(f"{REVISION_TABLE} holds {value!r}, which is not UTF-8 text")
+        raise RevisionTableError(f"{REVISION_TABLE} holds {shown(value)}, which is not UTF-8 text")
     return value
 
 
@@ -152,9 +152,9 @@ def no_revision_but_tables(conn: Connection) -> str | None:
     tables = yimao_tables(conn)
     if not tables:
         return None
-    shown = ", ".join(tables[:3]) + (", …" if len(tables) > 3 else "")
+    listed = ", ".join(tables[:3]) + (", …" if len(tables) > 3 else "")
     return (
-        f"the database has no schema revision, but it has yimao-db tables ({shown}): "
+        f"the database has no schema revision, but it has yimao-db tables ({listed}): "
         f"{VERSION_TABLE} was emptied or dropped"
     )
 
@@ -190,8 +190,8 @@ def known_revisions() -> frozenset[str]:
 def unknown_revision(current: str) -> str:
     """What a revision this code does not know means."""
     return (
-        f"the database is at schema revision {current!r}, which is unknown to this yimao-db "
-        f"(its newest is {head_revision()!r}): it was made by a newer yimao-db, or "
+        f"the database is at schema revision {shown(current)}, which is unknown to this yimao-db "
+        f"(its newest is {shown(head_revision())}): it was made by a newer yimao-db, or "
         f"{VERSION_TABLE} was changed"
     )
 

@@ -16,7 +16,7 @@ from typing import NamedTuple
 from sqlalchemy import Connection, text
 
 from yimao_db import lookup
-from yimao_db.errors import UsageError
+from yimao_db.errors import UsageError, shown
 
 _SPLIT = re.compile(r"[\s,，、]+")
 _COINS = re.compile(r"\s*-?\d+(\s*[,，、]\s*-?\d+)+\s*")
@@ -38,7 +38,7 @@ def from_values(text: str) -> Cast:
     digits = text.strip()
     if len(digits) != 6 or digits.strip("6789"):  # anything left is not a value 6-9
         raise UsageError(
-            f"bad line values {text!r}: expected six digits 6-9 from line 1 up, e.g. 789678"
+            f"bad line values {shown(text)}: expected six digits 6-9 from line 1 up, e.g. 789678"
         )
     return Cast("values", digits, None, digits)
 
@@ -49,7 +49,8 @@ def from_coins(text: str) -> Cast:
         parts = list(parts[0])
     if len(parts) != 6 or any(p not in {"0", "1", "2", "3"} for p in parts):
         raise UsageError(
-            f"bad coins {text!r}: expected six counts of backs 0-3 from line 1 up, e.g. 2,1,3,0,2,2"
+            f"bad coins {shown(text)}: expected six counts of backs 0-3 from line 1 up, "
+            "e.g. 2,1,3,0,2,2"
         )
     backs = tuple(int(p) for p in parts)
     return Cast("coins", "".join(str(6 + b) for b in backs), backs, text.strip())
@@ -86,7 +87,7 @@ def parse_moving(text: str | Sequence[int]) -> list[int]:
     except ValueError:
         lines = [0]
     if any(not 1 <= p <= 6 for p in lines):
-        raise UsageError(f"bad moving lines {text!r}: expected line numbers 1-6, e.g. 1,4")
+        raise UsageError(f"bad moving lines {shown(text)}: expected line numbers 1-6, e.g. 1,4")
     return lines
 
 

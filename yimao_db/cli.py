@@ -3,10 +3,11 @@
 User errors print ``error: …`` (what was wrong and what is expected) and exit 2 with
 nothing written; no traceback reaches the user for anything they typed. A damaged database
 file is named as such, with a pointer to ``yimao check``. Ctrl-C prints ``interrupted`` and
-exits 130 (the open transaction rolls back). Anything else that escapes a command is a bug:
-it prints one ``internal error: …`` line and exits 70, with the traceback only when
-``YIMAO_DEBUG=1`` is set. The commands live in :mod:`yimao_db.commands`, one module per
-concern.
+exits 130 (the open transaction rolls back); once a command's write has committed, a Ctrl-C
+no longer interrupts it: it says what it wrote (:mod:`yimao_db.sigint`). Anything else that
+escapes a command is a bug: it prints one ``internal error: …`` line and exits 70, with the
+traceback only when ``YIMAO_DEBUG=1`` is set. The commands live in
+:mod:`yimao_db.commands`, one module per concern.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ import traceback
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from yimao_db.errors import DatabaseError, UsageError, YimaoError
+from yimao_db import sigint
+from yimao_db.errors import DatabaseError, UsageError, YimaoError, cut_message
 from yimao_db.present.table import terminal_text
 
 Handler = Callable[[argparse.Namespace], int]
@@ -108,7 +110,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 option = name.replace("_", "-")
                 raise UsageError(f"--{option} needs a value ('--' alone is not one)")
         handler: Handler = args.handler
-        return handler(args)
+        with sigint.armed():
+            code = handler(args)
+            if sigint.deferred():
+                sys.stderr.write("note: Ctrl-C came after the commit: what was written stays\n")
+        return code
     except _Finished:
         return 0
     except KeyboardInterrupt:
@@ -155,7 +161,7 @@ def explain(exc: Exception, args: argparse.Namespace | None = None) -> tuple[str
                 DatabaseError.exit_code,
             )
     hint = "" if os.environ.get(DEBUG_ENV) == "1" else f" (set {DEBUG_ENV}=1 for the traceback)"
-    return terminal_text(f"internal error: {failure}{hint}"), INTERNAL_ERROR
+    return terminal_text(cut_message(f"internal error: {failure}") + hint), INTERNAL_ERROR
 
 
 def _problems(db: str | None) -> list[Any]:
@@ -177,7 +183,7 @@ def _documented(exc: Exception, db: str | None) -> tuple[str, int] | None:
     # imported here: a Ctrl-C while SQLAlchemy loads is already inside main's handler
     from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
-    damaged = _damaged_database(exc)
+    damaged = _damaged_database(exc) or _stored_not_utf8(exc, db)
     if damaged is not None:
         where, cause = damaged
         return _error(_damage_message(where, cause, db)), DatabaseError.exit_code
@@ -185,11 +191,19 @@ def _documented(exc: Exception, db: str | None) -> tuple[str, int] | None:
         text = str(exc)
         if exc.exit_code == UsageError.exit_code:  # one line
             return _error(text), exc.exit_code
-        return "error: " + "\n".join(terminal_text(x) for x in text.split("\n")), exc.exit_code
+        lines = (terminal_text(cut_message(x)) for x in text.split("\n"))
+        return "error: " + "\n".join(lines), exc.exit_code
     if isinstance(exc, DBAPIError):
         reason = str(exc.orig) if exc.orig is not None else str(exc)
         if "no such table" in reason or "does not exist" in reason:
             reason += " (is the database built? run `yimao build`)"
+        if getattr(exc.orig, "sqlite_errorname", "") == "SQLITE_FULL":
+            from yimao_db.db import sqlite_temp_dir
+
+            reason += (
+                " (no room left beside the database, or in SQLite's temporary directory "
+                f"{sqlite_temp_dir()}: set SQLITE_TMPDIR to a directory with room)"
+            )
         return _error(f"database: {reason.strip()}"), DatabaseError.exit_code
     if isinstance(exc, ArgumentError | NoSuchModuleError):
         return _error(f"database URL: {exc}"), UsageError.exit_code
@@ -214,7 +228,7 @@ def _documented(exc: Exception, db: str | None) -> tuple[str, int] | None:
 
 
 def _error(text: str) -> str:
-    return "error: " + terminal_text(text)
+    return "error: " + terminal_text(cut_message(text))
 
 
 def _chain(exc: BaseException) -> list[BaseException]:
@@ -236,6 +250,20 @@ def _damaged_database(exc: BaseException) -> tuple[str, BaseException] | None:
         if where is not None:
             return str(where), link
     return None
+
+
+def _stored_not_utf8(exc: BaseException, db: str | None) -> tuple[str, BaseException] | None:
+    """(the database's path, the error) when ``exc`` is about text that is not UTF-8 which a
+    query may have made (:data:`yimao_db.db.MAYBE_DAMAGED_ATTR`) and ``yimao check`` finds
+    such text stored in the file: then the file is damaged."""
+    from yimao_db.db import MAYBE_DAMAGED_ATTR, NOT_UTF8
+
+    where = getattr(exc, MAYBE_DAMAGED_ATTR, None)
+    if where is None:
+        return None
+    if not any(p.kind == "type" and "UTF-8" in p.detail for p in _problems(db)):
+        return None
+    return str(where), UnicodeDecodeError("utf-8", b"", 0, 0, NOT_UTF8)
 
 
 def _damage_message(where: str, cause: BaseException, db: str | None) -> str:

@@ -20,6 +20,14 @@ single byte, ``-journal``, ``-wal`` or ``-shm`` written: SQLite's write pragmas 
 otherwise turn an empty file into a 4 KB database. Text that cannot be decoded (a damaged
 file) is marked on the exception (:data:`DAMAGED_ATTR`) so that the command line can say the
 file is damaged.
+
+A writer that stops in the middle of a transaction in rollback-journal mode (another program's
+``journal_mode=DELETE``) leaves a *hot journal* (``-journal``, :func:`hot_journal`): the
+file holds changes that were never committed until SQLite plays the journal back, which
+needs write access. Such a file is never read as immutable (that would show the uncommitted
+changes as stored); a writer rolls it back before its preflight, and a reader that cannot
+says so in plain words (:func:`recovery_error`). So does a reader that cannot read a WAL
+file's log for want of a ``-shm`` file it may not create.
 """
 
 from __future__ import annotations
@@ -35,8 +43,8 @@ from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 
-from yimao_db import dialect
-from yimao_db.errors import DatabaseError, UsageError
+from yimao_db import dialect, sigint
+from yimao_db.errors import DatabaseError, UsageError, shown
 
 DEFAULT_DB = "yimao.db"
 ENV_VAR = "YIMAO_DB_URL"
@@ -45,6 +53,9 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 # set on an exception raised while reading a database (the file's path as text)
 DAMAGED_ATTR = "yimao_damaged_database"
 NOT_UTF8 = "Could not decode to UTF-8"  # how the sqlite3 module reports a value it cannot decode
+# set on an error about text that is not UTF-8 which a query may have made itself (the file's
+# path): the file is called damaged only if `yimao check` finds such text stored
+MAYBE_DAMAGED_ATTR = "yimao_maybe_damaged_database"
 
 
 def resolve_url(db: str | None = None) -> URL:
@@ -54,7 +65,7 @@ def resolve_url(db: str | None = None) -> URL:
         try:
             return make_url(target)
         except (ArgumentError, ValueError) as exc:  # ValueError: a port that is not a number
-            raise UsageError(f"not a database URL: {target!r} ({exc})") from None
+            raise UsageError(f"not a database URL: {shown(target)} ({exc})") from None
     # os.path.expanduser leaves ~unknown-user as it is, like a shell (Path.expanduser raises)
     return URL.create("sqlite", database=str(_resolve(Path(os.path.expanduser(target)))))
 
@@ -64,7 +75,7 @@ def _resolve(path: Path) -> Path:
     try:
         return path.resolve()
     except (RuntimeError, OSError, ValueError) as exc:  # 3.11: RuntimeError for a loop
-        raise DatabaseError(f"cannot use the database path {str(path)!r}: {exc}") from None
+        raise DatabaseError(f"cannot use the database path {shown(str(path))}: {exc}") from None
 
 
 def is_sqlite(url: URL) -> bool:
@@ -149,7 +160,7 @@ def _table_names(path: Path, header: bytes) -> set[str]:
     """
     uri = f"file:{quote(str(path))}?mode=ro"
     wal_mode = header[18:20] == b"\x02\x02"
-    if wal_mode and not path.with_name(path.name + "-wal").exists():
+    if wal_mode and not _beside(path, "-wal").exists() and hot_journal(path) is None:
         uri += "&immutable=1"
     try:
         con = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
@@ -164,6 +175,132 @@ def _table_names(path: Path, header: bytes) -> set[str]:
         raise DatabaseError(f"cannot read the database {path}: {exc}") from None
     finally:
         con.close()
+
+
+# Where SQLite (unix) puts its temporary files: the first of these that is a directory it
+# may write, else the current directory
+_TEMP_ENV = ("SQLITE_TMPDIR", "TMPDIR")
+_TEMP_DIRS = ("/var/tmp", "/usr/tmp", "/tmp")
+
+
+def sqlite_temp_dir() -> str:
+    """The directory SQLite writes its temporary files in (sorts, indexes, temporary
+    databases such as the import's spool): ``$SQLITE_TMPDIR``, else ``$TMPDIR``, else
+    ``/var/tmp``, ``/usr/tmp``, ``/tmp`` — the first that is a directory this process may
+    write — else the current directory. Python's ``tempfile.gettempdir()`` differs (it
+    ignores ``SQLITE_TMPDIR``, tries ``/tmp`` first, and skips a directory whose disk is full):
+    name this one in a message about temporary space."""
+    candidates = [os.environ.get(name) for name in _TEMP_ENV] + list(_TEMP_DIRS)
+    for candidate in candidates:
+        if candidate and os.path.isdir(candidate) and os.access(candidate, os.W_OK | os.X_OK):
+            return candidate
+    return "."
+
+
+def _beside(path: Path, suffix: str) -> Path:
+    """SQLite's file beside the database: ``-journal``, ``-wal`` or ``-shm``."""
+    return path.with_name(path.name + suffix)
+
+
+def hot_journal(path: Path) -> Path | None:
+    """The rollback journal beside ``path`` if SQLite would play it back before reading the
+    file, else None: a ``-journal`` whose first byte is not zero (a journal's header starts
+    with its magic number) beside a database that is not empty, or one that cannot be read.
+
+    This is SQLite's own test less its look at the locks (a journal whose writer is still
+    at work is not hot), so a live writer's journal counts too: on the safe side for
+    deciding never to read the file as immutable. A writer that finished its transaction
+    has deleted, truncated or zeroed its journal (``journal_mode`` DELETE, TRUNCATE,
+    PERSIST).
+    """
+    journal = _beside(path, "-journal")
+    try:
+        with journal.open("rb") as fh:
+            first = fh.read(1)
+    except FileNotFoundError:
+        return None
+    except OSError:  # there, but not readable: SQLite takes it to be hot
+        return journal
+    try:
+        empty = path.stat().st_size == 0
+    except OSError:
+        return None
+    return None if empty or first in (b"", b"\x00") else journal
+
+
+def roll_back(path: Path) -> None:
+    """Roll back the transaction a writer left unfinished in ``path`` (its hot journal):
+    SQLite plays the journal back on the first read of a connection that may write."""
+    try:
+        con = sqlite3.connect(
+            f"file:{quote(str(path))}?mode=rw",
+            uri=True,
+            timeout=BUSY_TIMEOUT_MS / 1000,
+            isolation_level=None,
+        )
+    except sqlite3.Error as exc:
+        raise DatabaseError(f"cannot open the database {path} to roll it back: {exc}") from None
+    try:
+        con.execute("PRAGMA schema_version").fetchone()
+    except (sqlite3.Error, UnicodeDecodeError) as exc:
+        if mark_if_damage(exc, str(path)):
+            raise
+        raise DatabaseError(
+            f"cannot roll back the unfinished transaction in {path} "
+            f"({_beside(path, '-journal')}): {exc}"
+        ) from None
+    finally:
+        con.close()
+
+
+# SQLite's names for "cannot read without writing": a hot journal to play back, a WAL index
+# (``-shm``) to create or rebuild
+_NEEDS_WRITE = ("SQLITE_READONLY_ROLLBACK", "SQLITE_READONLY_CANTINIT", "SQLITE_READONLY_RECOVERY")
+
+
+def recovery_error(path: Path | str | None, exc: BaseException) -> DatabaseError | None:
+    """The plain error for ``exc``, raised by a read-only connection to the SQLite file at
+    ``path``, when it says the file cannot be read without writing: a transaction left
+    unfinished (a hot journal) that a reader may not roll back, or a write-ahead log that
+    cannot be read for want of a ``-shm`` file. None for any other error."""
+    name = str(getattr(exc, "sqlite_errorname", ""))
+    if path is None or not (name in _NEEDS_WRITE or name.startswith("SQLITE_CANTOPEN")):
+        return None
+    path = Path(path)
+    parent = path.parent
+    can_write = os.access(path, os.W_OK) and os.access(parent, os.W_OK | os.X_OK)
+
+    def elsewhere(beside: str) -> str:
+        return (
+            f"run `yimao build --db {path}` where the file and its directory can be written, "
+            f"or copy the database with its {beside} into a writable directory and read the copy"
+        )
+
+    journal = hot_journal(path)
+    if name == "SQLITE_READONLY_ROLLBACK" or (journal is not None and not can_write):
+        unfinished = (
+            f"{path} holds a transaction that a writer left unfinished ({journal or 'its -journal'}"
+            " is its hot journal): it must be rolled back before the file can be read"
+        )
+        if can_write:
+            return DatabaseError(
+                f"{unfinished}, and a command that only reads does not write; run "
+                f"`yimao build --db {path}`, which rolls it back first, and read again"
+            )
+        return DatabaseError(
+            f"{unfinished}. Read as it is, it would show changes that were never committed, "
+            "and rolling them back needs write access to the file and its directory, which "
+            "are read-only here (a read-only mount, or permissions): " + elsewhere("-journal")
+        )
+    wal, shm = _beside(path, "-wal"), _beside(path, "-shm")
+    if wal.exists() and (name in _NEEDS_WRITE or not shm.exists()) and not can_write:
+        return DatabaseError(
+            f"cannot read {path}: its write-ahead log {wal} is read through {shm}, which "
+            f"SQLite cannot {'create' if not shm.exists() else 'set up'} here because "
+            f"{parent} cannot be written (a read-only mount?); the log may hold committed "
+            "changes, so the file is not read without it: " + elsewhere("-wal")
+        )
+    return None
 
 
 def mark_if_damage(exc: BaseException, where: str) -> bool:
@@ -204,6 +341,8 @@ def preflight(url: URL, *, require_built: bool) -> None:
             f"{path} is not a database (not an SQLite file); it was left as it was. "
             "Give the path of a yimao database, or of a new file for `yimao build`"
         )
+    if hot_journal(path) is not None:
+        roll_back(path)  # a writer may: the file then holds what was committed, and no more
     tables = _table_names(path, header)  # a damaged schema is refused here, unwritten
     if require_built and "reading" not in tables:
         raise DatabaseError(
@@ -220,6 +359,10 @@ def _install_sqlite_hooks(
     @event.listens_for(engine, "handle_error")
     def _mark_damage(context: Any) -> None:
         mark_if_damage(context.original_exception, where)
+        if readonly:
+            plain = recovery_error(path, context.original_exception)
+            if plain is not None:
+                raise plain  # in place of "attempt to write a readonly database"
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:
@@ -261,8 +404,11 @@ def writer_engine(
         _install_sqlite_hooks(
             engine, readonly=False, path=sqlite_path(url), foreign_keys=not building
         )
-        return engine
-    return create_engine(url, pool_pre_ping=True)
+    else:
+        engine = create_engine(url, pool_pre_ping=True)
+    # from the commit on, a Ctrl-C no longer makes the command say it wrote nothing
+    event.listen(engine, "commit", lambda _conn: sigint.committing())
+    return engine
 
 
 def _readonly_uri(path: Path) -> str:
@@ -270,8 +416,8 @@ def _readonly_uri(path: Path) -> str:
 
     A WAL database opened read-only still needs its ``-shm`` file, which cannot be made in
     a directory we cannot write (a read-only file system or mount). When the directory is
-    not writable and there is no ``-wal`` file (so no writer is at work), the file is read
-    as immutable instead.
+    not writable, there is no ``-wal`` file (so no writer is at work) and no hot journal
+    (:func:`nothing_writes`), the file is read as immutable instead.
     """
     uri = f"file:{quote(str(path))}?mode=ro"
     if nothing_writes(path):
@@ -281,10 +427,11 @@ def _readonly_uri(path: Path) -> str:
 
 def nothing_writes(path: Path) -> bool:
     """True when no writer can be at work on the SQLite file at ``path``: its directory is
-    not writable (so no ``-wal`` file can be made beside it) and there is no ``-wal`` file.
-    Such a file may be read as immutable."""
-    wal = path.with_name(path.name + "-wal")
-    return not os.access(path.parent, os.W_OK) and not wal.exists()
+    not writable (so no ``-wal`` file can be made beside it), there is no ``-wal`` file, and
+    no writer left a transaction unfinished (no hot ``-journal``: read as immutable, the file
+    would show that transaction's changes as stored). Such a file may be read as immutable."""
+    wal = _beside(path, "-wal")
+    return not os.access(path.parent, os.W_OK) and not wal.exists() and hot_journal(path) is None
 
 
 def reader_engine(db: str | URL | None = None) -> Engine:
@@ -322,6 +469,10 @@ def driver_error(conn: Connection, exc: Exception) -> Exception:
     # a reader opens "file:PATH?mode=ro…" (percent-encoded): name the file itself
     where = unquote(database.removeprefix("file:").split("?", 1)[0]) or "the database"
     mark_if_damage(exc, where)
+    if database.startswith("file:"):  # a reader
+        plain = recovery_error(where, exc)
+        if plain is not None:
+            return plain
     base = conn.dialect.loaded_dbapi.Error
     if isinstance(exc, base):
         return DBAPIError.instance(None, None, exc, base)

@@ -33,7 +33,7 @@ from sqlalchemy.engine import URL
 
 from yimao_db import dialect
 from yimao_db.db import reader_engine
-from yimao_db.errors import UsageError
+from yimao_db.errors import UsageError, shown
 
 FORMATS = ("csv", "jsonl", "parquet")
 EXTENSIONS = {"csv": "csv", "jsonl": "jsonl", "parquet": "parquet"}
@@ -283,7 +283,9 @@ def export(
     """Write the export into ``directory`` (created if missing); returns what was written.
     ``progress(name, done, total)`` is called before each table or view is read."""
     if fmt not in FORMATS:
-        raise UsageError(f"unknown export format {fmt!r}: expected one of {', '.join(FORMATS)}")
+        raise UsageError(
+            f"unknown export format {shown(fmt)}: expected one of {', '.join(FORMATS)}"
+        )
     if fmt == "parquet" and not parquet_available():
         raise UsageError(
             "--format parquet needs pyarrow, which is not installed (pip install pyarrow); "

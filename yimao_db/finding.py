@@ -18,8 +18,8 @@ from sqlalchemy.engine import URL
 
 from yimao_db import lookup
 from yimao_db.dialect import MAX_ID
-from yimao_db.errors import UsageError
-from yimao_db.journal import clean_tag, parse_date
+from yimao_db.errors import UsageError, shown
+from yimao_db.journal import clean_tag, parse_date, shown_tag
 from yimao_db.readings import check_text, connect
 from yimao_db.vocab import VERDICTS
 
@@ -88,7 +88,7 @@ def _where(conn: Connection, f: Filters) -> tuple[list[str], dict[str, Any]]:
         tag = clean_tag(f.tag)
         known = conn.execute(text("SELECT 1 FROM reading_tag WHERE tag = :t"), {"t": tag}).first()
         if known is None:
-            raise UsageError(f"unknown tag {tag!r}: {_known_tags(conn)}")
+            raise UsageError(f"unknown tag {shown(tag)}: {_known_tags(conn)}")
         where.append(
             "EXISTS (SELECT 1 FROM reading_tag t WHERE t.reading_id = v.reading_id "
             "AND t.tag = :tag)"
@@ -108,7 +108,9 @@ def _where(conn: Connection, f: Filters) -> tuple[list[str], dict[str, Any]]:
         params["matter"] = lookup.matter(conn, f.matter)
     if f.moving is not None:
         if isinstance(f.moving, bool) or not isinstance(f.moving, int) or not 0 <= f.moving <= 6:
-            raise UsageError(f"bad --moving {f.moving!r}: expected a number of lines from 0 to 6")
+            raise UsageError(
+                f"bad --moving {shown(f.moving)}: expected a number of lines from 0 to 6"
+            )
         where.append(
             "EXISTS (SELECT 1 FROM reading r JOIN moving_lines ml ON ml.mask = r.moving_mask "
             "WHERE r.id = v.reading_id AND ml.line_count = :moving)"
@@ -116,7 +118,7 @@ def _where(conn: Connection, f: Filters) -> tuple[list[str], dict[str, Any]]:
         params["moving"] = f.moving
     if f.outcome is not None:
         if f.outcome not in OUTCOMES:
-            raise UsageError(f"bad --outcome {f.outcome!r}: expected {', '.join(OUTCOMES)}")
+            raise UsageError(f"bad --outcome {shown(f.outcome)}: expected {', '.join(OUTCOMES)}")
         if f.outcome == NO_OUTCOME:
             where.append("v.outcome IS NULL")
         else:
@@ -131,8 +133,8 @@ def _known_tags(conn: Connection) -> str:
     )
     if not tags:
         return "no reading has a tag yet (yimao tag ID TAG)"
-    shown = ", ".join(map(str, tags[:20])) + (", …" if len(tags) > 20 else "")
-    return f"no reading has it; the tags in use are {shown}"
+    listed = ", ".join(map(shown_tag, tags[:20])) + (", …" if len(tags) > 20 else "")
+    return f"no reading has it; the tags in use are {listed}"
 
 
 def find(
@@ -143,10 +145,10 @@ def find(
     if limit is not None and (
         isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_ID
     ):
-        raise UsageError(f"--limit must be a whole number from 1 to {MAX_ID}, got {limit!r}")
+        raise UsageError(f"--limit must be a whole number from 1 to {MAX_ID}, got {shown(limit)}")
     where, params = _where(conn, filters)
-    shown = [c for c in COLUMNS if c != "tags"]
-    sql = f"SELECT {', '.join('v.' + c for c in shown)} FROM v_reading v"
+    listed = [c for c in COLUMNS if c != "tags"]
+    sql = f"SELECT {', '.join('v.' + c for c in listed)} FROM v_reading v"
     if where:
         sql += " WHERE " + " AND ".join(where)
     sql += " ORDER BY v.reading_id DESC"

@@ -5,10 +5,17 @@ transaction (the caller's, when ``db`` is a Connection): bad input (an unknown r
 unknown tag, a bad date, text a database cannot store) raises UsageError and writes nothing.
 A reading's own row is never changed; what is added lives in ``reading_note``,
 ``reading_outcome`` and ``reading_tag``.
+
+The domain of every stored journal value is one function here, used by the commands before
+they write and by ``yimao check`` (:mod:`yimao_db.check.journal`) on what is stored:
+:func:`parse_date` (``happened_on``), :func:`local_time` (``noted_at``, ``recorded_at``),
+:func:`note_text` (a note), :func:`clean_tag` (a tag) and :func:`outcome_after_reading` (an
+outcome is not dated before its reading).
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
@@ -20,7 +27,7 @@ from sqlalchemy.engine import URL
 
 from yimao_db.calendar.civiltime import default_tz
 from yimao_db.dialect import MAX_ID
-from yimao_db.errors import UsageError
+from yimao_db.errors import UsageError, shown
 from yimao_db.readings import check_text, connect
 from yimao_db.vocab import VERDICTS
 
@@ -60,27 +67,79 @@ class Journal:
 
 def now_local() -> str:
     """This moment as local time in the default zone ($YIMAO_TZ), ISO 8601 with offset."""
-    return datetime.now(ZoneInfo(default_tz())).isoformat(timespec="seconds")
+    return local_time(datetime.now(ZoneInfo(default_tz())).isoformat(timespec="seconds"))
 
 
 def today() -> str:
     return now_local()[:10]
 
 
+DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # YYYY-MM-DD, nothing else ISO 8601 allows
+
+
 def parse_date(text: object, what: str) -> str:
-    """A date typed by a user (``--on``, ``--since``, ``--until``) as ISO 8601 YYYY-MM-DD."""
-    if not isinstance(text, str) or len(text.strip()) != 10:
-        raise UsageError(f"bad {what} {text!r}: expected a date like 2026-11-30")
+    """A date typed by a user (``--on``, ``--since``, ``--until``) as ISO 8601 YYYY-MM-DD; the
+    form ``happened_on`` is stored in. Other ISO 8601 forms (a week date ``2026-W01-1``, an
+    ordinal ``2026-001``, ``20260101``) are refused: the documentation promises YYYY-MM-DD."""
+    wrong = UsageError(f"bad {what} {shown(text)}: expected a date like 2026-11-30 (YYYY-MM-DD)")
+    if not isinstance(text, str) or not DATE.fullmatch(text.strip()):
+        raise wrong
     try:
         return date.fromisoformat(text.strip()).isoformat()
     except ValueError:
-        raise UsageError(f"bad {what} {text!r}: expected a date like 2026-11-30") from None
+        raise wrong from None
+
+
+def local_time(text: object, what: str = "the time") -> str:
+    """A local time with its offset as the journal stores it (``noted_at``, ``recorded_at``):
+    ISO 8601 to the second, ``2026-11-30T09:15:00+08:00``, as :func:`now_local` makes it."""
+    try:
+        when = datetime.fromisoformat(text) if isinstance(text, str) else None
+    except ValueError:
+        when = None
+    if (
+        when is None
+        or when.utcoffset() is None
+        or when.microsecond
+        or when.isoformat(timespec="seconds") != text
+    ):
+        raise UsageError(
+            f"bad {what} {shown(text)}: expected a local time with its offset, to the "
+            "second, like 2026-11-30T09:15:00+08:00"
+        )
+    return str(text)
+
+
+def note_text(text: object, what: str = "the note") -> str:
+    """A note as stored: text a database can store verbatim (:func:`check_text`), not
+    empty or only spaces."""
+    if not isinstance(text, str):
+        raise UsageError(f"{what} must be text, got {type(text).__name__}")
+    stored = check_text(text, what)
+    if not stored or not stored.strip():
+        raise UsageError(f"{what} is empty: expected some text")
+    return stored
+
+
+def outcome_after_reading(happened_on: str, cast_at: str | None) -> None:
+    """An outcome is not dated before the local day its reading was cast (``cast_at``; a
+    reading given as pillars has no day, and any date goes)."""
+    if cast_at is not None and happened_on < cast_at[:10]:
+        raise UsageError(
+            f"the outcome's date {happened_on} is before the reading was cast, on "
+            f"{cast_at[:10]}: expected that day or a later one"
+        )
 
 
 def verdict(text: object) -> str:
     if text not in VERDICTS:
-        raise UsageError(f"bad outcome {text!r}: expected {', '.join(VERDICTS)}")
+        raise UsageError(f"bad outcome {shown(text)}: expected {', '.join(VERDICTS)}")
     return str(text)
+
+
+def tag_key(text: str) -> str:
+    """How a tag is compared: NFC, trimmed."""
+    return unicodedata.normalize("NFC", text).strip()
 
 
 def clean_tag(text: object) -> str:
@@ -89,7 +148,7 @@ def clean_tag(text: object) -> str:
 
     if not isinstance(text, str):
         raise UsageError(f"a tag must be text, got {type(text).__name__}")
-    tag = unicodedata.normalize("NFC", text).strip()
+    tag = tag_key(text)
     check_text(tag, "the tag")
     if (
         not tag
@@ -98,8 +157,20 @@ def clean_tag(text: object) -> str:
         or any(c.isspace() or unicodedata.category(c)[0] == "C" for c in tag)
     ):
         raise UsageError(
-            f"bad tag {text!r}: expected one word of 1 to {TAG_MAX} characters, without "
+            f"bad tag {shown(text)}: expected one word of 1 to {TAG_MAX} characters, without "
             "spaces, commas or control characters"
+        )
+    return tag
+
+
+def stored_tag(text: object) -> str:
+    """A tag as it must be stored: :func:`clean_tag` of it, and it already in that form
+    (NFC, trimmed)."""
+    tag = clean_tag(text)
+    if tag != text:
+        given = ascii(text) if isinstance(text, str) and len(text) <= 80 else shown(text)
+        raise UsageError(
+            f"tag {given} is not stored as typed tags are (NFC, trimmed): expected {tag!a}"
         )
     return tag
 
@@ -108,7 +179,7 @@ def _ids(ids: Iterable[object]) -> list[int]:
     out = []
     for i in ids:
         if isinstance(i, bool) or not isinstance(i, int) or not 1 <= i <= MAX_ID:
-            raise UsageError(f"bad reading id {i!r}: expected a positive whole number")
+            raise UsageError(f"bad reading id {shown(i)}: expected a positive whole number")
         out.append(i)
     return out
 
@@ -123,10 +194,16 @@ OUTCOME = text(
     "SELECT verdict, happened_on, note, recorded_at FROM reading_outcome WHERE reading_id = :id"
 )
 TAGS = text("SELECT tag FROM reading_tag WHERE reading_id = :id ORDER BY tag")
+CAST_AT = text("SELECT cast_at FROM reading WHERE id = :id")
 
 
 def _tags(conn: Connection, reading_id: int) -> list[str]:
     return [str(t) for t in conn.execute(TAGS, {"id": reading_id}).scalars()]
+
+
+def _cast_at(conn: Connection, reading_id: int) -> str | None:
+    cast_at = conn.execute(CAST_AT, {"id": reading_id}).scalar_one()
+    return None if cast_at is None else str(cast_at)
 
 
 def _outcome(conn: Connection, reading_id: int) -> Outcome | None:
@@ -159,9 +236,7 @@ def require_readings(conn: Connection, ids: Sequence[int]) -> None:
 
 def add_note(reading_id: int, note: str, db: Db = None) -> int:
     """Add a dated note to a reading; returns the note's id."""
-    text_ = check_text(note, "the note")
-    if not text_ or not text_.strip():
-        raise UsageError("the note is empty: expected some text")
+    text_ = note_text(note)
     from yimao_db.schema.journal import reading_note
 
     noted_at = now_local()
@@ -184,15 +259,16 @@ def record_outcome(
 
     chosen = verdict(outcome)
     happened = parse_date(on, "--on date") if on is not None else today()
-    text_ = check_text(note, "the outcome's note")
+    blank = note is None or (isinstance(note, str) and not note.strip())
     row = {
         "verdict": chosen,
         "happened_on": happened,
-        "note": text_ or None,
+        "note": None if blank else note_text(note, "the outcome's note"),
         "recorded_at": now_local(),
     }
     with connect(db, write=True) as conn:
         require_readings(conn, [reading_id])
+        outcome_after_reading(happened, _cast_at(conn, reading_id))
         before = _outcome(conn, reading_id)
         if before is None:
             conn.execute(insert(reading_outcome).values(reading_id=reading_id, **row))
@@ -222,27 +298,45 @@ def tag(reading_id: int, tags: Sequence[str], db: Db = None) -> list[str]:
 
 
 def untag(reading_id: int, tags: Sequence[str], db: Db = None) -> list[str]:
-    """Take ``tags`` off a reading; UsageError (nothing removed) if it lacks any of them."""
+    """Take ``tags`` off a reading; UsageError (nothing removed) if it lacks any of them.
+
+    A tag given is the stored tags equal to it as typed or NFC and trimmed, so that any
+    stored tag can be taken off, one that :func:`clean_tag` would refuse (stored by another
+    program) included; a tag the reading lacks is checked as :func:`tag` would."""
     from yimao_db.schema.journal import reading_tag
 
-    wanted = list(dict.fromkeys(clean_tag(t) for t in tags))
-    if not wanted:
+    given = list(dict.fromkeys(tags))
+    if not given:
         raise UsageError("no tag given: expected one or more tags")
+    for t in given:
+        if not isinstance(t, str):
+            raise UsageError(f"a tag must be text, got {type(t).__name__}")
     with connect(db, write=True) as conn:
         require_readings(conn, [reading_id])
         have = _tags(conn, reading_id)
-        missing = [t for t in wanted if t not in have]
+        found = {t: [h for h in have if h == t or tag_key(h) == tag_key(t)] for t in given}
+        missing = [clean_tag(t) for t in given if not found[t]]  # a bad tag is an error
         if missing:
-            shown = ", ".join(have) if have else "none"
+            listed = ", ".join(map(shown_tag, have[:20])) if have else "none"
             raise UsageError(
-                f"reading {reading_id} has no tag {', '.join(missing)} (its tags: {shown})"
+                f"reading {reading_id} has no tag {', '.join(map(shown_tag, missing))} "
+                f"(its tags: {listed}{', …' if len(have) > 20 else ''})"
             )
+        wanted = list(dict.fromkeys(h for t in given for h in found[t]))
         conn.execute(
             delete(reading_tag).where(
                 reading_tag.c.reading_id == reading_id, reading_tag.c.tag.in_(wanted)
             )
         )
         return wanted
+
+
+def shown_tag(tag: str) -> str:
+    """A tag in a message: as it is if it is a good one, else quoted (and cut short)."""
+    try:
+        return tag if clean_tag(tag) == tag else shown(tag)
+    except UsageError:
+        return shown(tag)
 
 
 def dependent_tables() -> list[Table]:

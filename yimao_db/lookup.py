@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import Connection, text
 
-from yimao_db.errors import UsageError
+from yimao_db.errors import UsageError, shown
 from yimao_db.names import loose, normalise
 
 HEXAGRAM_FORMS = (
@@ -50,7 +50,7 @@ def matter(names: Connection | HexagramNames, typed: str) -> str:
     else:
         found = resolve(names, "matter", typed)
     if found is None:
-        raise UsageError(f"unknown matter {typed!r}: expected {MATTER_FORMS}")
+        raise UsageError(f"unknown matter {shown(typed)}: expected {MATTER_FORMS}")
     return found
 
 
@@ -117,12 +117,13 @@ def ambiguous(
     """The one-line error for a name that reads as several entities."""
     listed = ", ".join(_label(conn, k, c, a) for k, c, a in found)
     return UsageError(
-        f"ambiguous {what} {typed!r}: it may be {listed}; type it with tone marks or in characters"
+        f"ambiguous {what} {shown(typed)}: it may be {listed}; "
+        "type it with tone marks or in characters"
     )
 
 
 def unknown_hexagram(typed: str) -> UsageError:
-    return UsageError(f"unknown hexagram {typed!r}: expected {HEXAGRAM_FORMS}")
+    return UsageError(f"unknown hexagram {shown(typed)}: expected {HEXAGRAM_FORMS}")
 
 
 def hexagram(conn: Connection, typed: str) -> int:
@@ -189,7 +190,7 @@ def entities(conn: Connection, typed: str) -> list[tuple[str, str]]:
         if meant:
             raise ambiguous(typed, meant, conn)
         raise UsageError(
-            f"unknown hexagram or name {typed!r}: expected {HEXAGRAM_FORMS}; {NAME_FORMS}"
+            f"unknown hexagram or name {shown(typed)}: expected {HEXAGRAM_FORMS}; {NAME_FORMS}"
         )
     order = list(KIND_NAMES)
     return sorted(found, key=lambda kc: (order.index(kc[0]) if kc[0] in order else 99, kc))

@@ -20,7 +20,7 @@ from yimao_db import casting, dialect, lookup
 from yimao_db.calendar.civiltime import default_tz, parse_at
 from yimao_db.calendar.moment import Moment, moment_from_pillars, moment_of, parse_pillars
 from yimao_db.db import driver_error, reader_engine, writer_engine
-from yimao_db.errors import UsageError
+from yimao_db.errors import UsageError, shown
 from yimao_db.rules.keys import KEY_COLUMNS, reading_keys
 from yimao_db.vocab import NAJIA_VARIANTS
 
@@ -393,7 +393,7 @@ def prepare(
     if forms != 1:
         raise UsageError("give exactly one of: line values/notation/hexagram, --coins, --random")
     if najia not in NAJIA_VARIANTS:
-        raise UsageError(f"unknown najia variant {najia!r}: expected fixed or seasonal")
+        raise UsageError(f"unknown najia variant {shown(najia)}: expected fixed or seasonal")
     if najia == "seasonal" and moment.half_year is None:
         raise UsageError(
             "the seasonal najia needs the half-year, which only a date-time gives (--at)"

@@ -34,9 +34,9 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, timezone
 from functools import lru_cache
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, available_timezones
 
-from yimao_db.errors import UsageError
+from yimao_db.errors import UsageError, shown
 
 __all__ = [
     "DEFAULT_TZ",
@@ -46,9 +46,11 @@ __all__ = [
     "CivilTime",
     "ZoneClock",
     "default_tz",
+    "is_iana_name",
     "out_of_range",
     "parse_at",
     "zone_clock",
+    "zone_names",
 ]
 
 DEFAULT_TZ = "Asia/Shanghai"
@@ -59,6 +61,12 @@ BEIJING_OFFSET = timedelta(hours=8)
 ZERO = timedelta(0)
 DAY = timedelta(days=1)
 _ZONE_KEY = re.compile(r"[A-Za-z0-9_+\-]+(?:/[A-Za-z0-9_+\-]+)*")
+# Files of the zoneinfo directory that ZoneInfo opens but that name no IANA zone: the
+# machine's own zone (localtime), the POSIX default rules, the tz database's placeholder
+# zone for machines not yet set up (Factory), and the variant trees with and without leap
+# seconds (right/…, posix/…)
+_NOT_IANA = frozenset({"localtime", "posixrules", "Factory"})
+_NOT_IANA_TREES = ("right/", "posix/")
 # LMT periods are found by sampling every zone once a year over this span (the shortest
 # stretch between two LMT periods in the tz database is three years: Africa/Lagos)
 _SCAN = (datetime(1500, 1, 1), datetime(2101, 1, 1))
@@ -165,12 +173,28 @@ def zone_clock(tz: str) -> ZoneClock:
     known = _KNOWN.get(tz) if isinstance(tz, str) else None
     if known is not None:  # an import names the same zone row after row
         return known
-    if not isinstance(tz, str) or len(tz) > 64 or not _ZONE_KEY.fullmatch(tz):
+    if (
+        not isinstance(tz, str)
+        or len(tz) > 64
+        or not _ZONE_KEY.fullmatch(tz)
+        or not is_iana_name(tz)
+    ):
         raise _unknown_zone(tz)
     clock = _zone_clock(tz)
     if len(_KNOWN) < _KNOWN_MAX:
         _KNOWN[tz] = clock
     return clock
+
+
+def is_iana_name(tz: str) -> bool:
+    """Whether ``tz`` may name an IANA zone: not a file of the zoneinfo directory that names
+    none (``localtime``, ``posixrules``, ``Factory``, ``right/…``, ``posix/…``)."""
+    return tz not in _NOT_IANA and not tz.startswith(_NOT_IANA_TREES)
+
+
+def zone_names() -> set[str]:
+    """The IANA zones this machine knows: every name :func:`zone_clock` accepts."""
+    return {tz for tz in available_timezones() if is_iana_name(tz)}
 
 
 def default_tz() -> str:
@@ -183,14 +207,14 @@ def default_tz() -> str:
         zone_clock(tz)
     except UsageError:
         raise UsageError(
-            f"${TZ_ENV} is {tz!r}, which is no time zone: expected an IANA name like "
+            f"${TZ_ENV} is {shown(tz)}, which is no time zone: expected an IANA name like "
             f"Asia/Shanghai (or unset it for {DEFAULT_TZ})"
         ) from None
     return tz
 
 
 def _unknown_zone(tz: object) -> UsageError:
-    return UsageError(f"unknown time zone {tz!r}: expected an IANA name like Asia/Shanghai")
+    return UsageError(f"unknown time zone {shown(tz)}: expected an IANA name like Asia/Shanghai")
 
 
 @lru_cache(maxsize=1024)
@@ -295,13 +319,13 @@ def _read(when: datetime | str) -> tuple[datetime, bool]:
     if isinstance(when, datetime):
         return when, False
     if not isinstance(when, str):
-        raise UsageError(f"bad date {when!r}: expected a datetime or an ISO date-time string")
+        raise UsageError(f"bad date {shown(when)}: expected a datetime or an ISO date-time string")
     text = when.strip()
     try:
         parsed = datetime.fromisoformat(text)
     except ValueError:
         raise UsageError(
-            f"bad date {when!r}: expected an ISO date-time like 2026-11-30T09:15"
+            f"bad date {shown(when)}: expected an ISO date-time like 2026-11-30T09:15"
             " (optionally with an offset like +08:00)"
         ) from None
     if len(text) > 10:  # every form with a time is longer

@@ -47,7 +47,7 @@ from functools import cache
 
 from yimao_db.calendar.civiltime import DEFAULT_TZ, CivilTime, out_of_range, parse_at
 from yimao_db.calendar.solarterms import SOLAR_TERMS, TERM_NAMES, clock_seconds, term_at
-from yimao_db.errors import UsageError
+from yimao_db.errors import UsageError, shown
 from yimao_db.facts import facts
 from yimao_db.rules.ganzhi import ordinal_of, sixty, void_branches
 from yimao_db.rules.spirits import hour_stem, month_stem
@@ -163,7 +163,7 @@ def _pillar(value: str, what: str) -> str:
         ordinal_of(text[0], text[1])
     except ValueError:
         raise UsageError(
-            f"bad {what} pillar {value!r}: expected one of the sixty 甲子, like 甲子 or 丙寅"
+            f"bad {what} pillar {shown(value)}: expected one of the sixty 甲子, like 甲子 or 丙寅"
             " (a stem and a branch, both yang or both yin)"
         ) from None
     return text
@@ -172,7 +172,9 @@ def _pillar(value: str, what: str) -> str:
 def _branch(value: str) -> str:
     text = value.strip().translate(_VARIANTS) if isinstance(value, str) else ""
     if len(text) != 1 or text not in facts().branches:
-        raise UsageError(f"bad month branch {value!r}: expected one of {''.join(facts().branches)}")
+        raise UsageError(
+            f"bad month branch {shown(value)}: expected one of {''.join(facts().branches)}"
+        )
     return text
 
 
@@ -248,7 +250,7 @@ def parse_pillars(text: str) -> Moment:
     items = [item for item in re.split(r"[,，\s]+", text) if item]
     if len(items) not in (3, 4):
         raise UsageError(
-            f"bad pillars {text!r}: expected year, month, day and optionally hour,"
+            f"bad pillars {shown(text)}: expected year, month, day and optionally hour,"
             " like 甲辰,丙寅,戊戌,庚申"
         )
     year, month, day = items[:3]

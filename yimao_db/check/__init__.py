@@ -27,7 +27,10 @@ It checks, in order:
    (:func:`yimao_db.calendar.solarterms.verify_table`, about half a second);
 7. every reading against its own inputs (:mod:`yimao_db.check.readings`): six lines, the
    cast input read again, the moment recomputed by the calendar column by column (or, for
-   pillars, the pillars fitting each other), and its chart.
+   pillars, the pillars fitting each other), and its chart;
+8. every note, outcome and tag against the rules the journal's commands enforce
+   (:mod:`yimao_db.check.journal`): dates and times in their forms, notes that are text,
+   tags that are one clean word, no outcome dated before its reading.
 
 Nothing is written: the database is opened with :func:`yimao_db.db.reader_engine`
 (SQLite ``mode=ro`` + ``query_only``), all in one read transaction (one snapshot). Text
@@ -74,9 +77,11 @@ from yimao_db.build import (
 )
 from yimao_db.calendar import solarterms
 from yimao_db.check.cells import check_cells
+from yimao_db.check.journal import check_journal
 from yimao_db.check.problems import MAX_PER_TABLE, CheckReport, Problem, Progress, format_key
 from yimao_db.check.readings import check_charts, check_readings
 from yimao_db.db import reader_engine
+from yimao_db.errors import shown
 from yimao_db.schema import metadata
 
 
@@ -130,7 +135,8 @@ def compare_table(
                 "data",
                 table.name,
                 format_key(key_cols, k),
-                f"column {column} is {have[k].get(column)!r}, the rules give {want[k][column]!r}",
+                f"column {column} is {shown(have[k].get(column))}, "
+                f"the rules give {shown(want[k][column])}",
             )
         )
     if len(problems) > MAX_PER_TABLE:
@@ -369,7 +375,8 @@ def sqlite_schema_differences(conn: Connection) -> list[Problem]:
                     "schema",
                     name,
                     None,
-                    f"{kind} belongs to table {have_table!r}, the migrations give {want_table!r}",
+                    f"{kind} belongs to table {shown(have_table)}, "
+                    f"the migrations give {shown(want_table)}",
                 )
             )
     return found
@@ -510,6 +517,8 @@ def inspect_connection(
                 charts = check_readings(conn, report, progress)
             with stage("charts"):
                 check_charts(conn, charts, report)
+            with stage("journal"):
+                check_journal(conn, report)
     except Damaged:
         pass
     return report

@@ -61,6 +61,7 @@ from sqlalchemy.sql.elements import ColumnElement, Grouping
 from yimao_db import dialect
 from yimao_db.check.problems import Capped, CheckReport, format_key
 from yimao_db.check.readings import COMPARED
+from yimao_db.errors import shown
 from yimao_db.schema import metadata
 
 # A storage class as a value of that class is called in a sentence.
@@ -84,7 +85,7 @@ def _value(row: Mapping[Any, Any], column: str) -> Any:
 
 
 def _shown(row: Mapping[Any, Any], columns: Iterable[str]) -> str:
-    return " ".join(f"{c}={_value(row, c)!r}" for c in columns)
+    return " ".join(f"{c}={shown(_value(row, c))}" for c in columns)
 
 
 def check_rule(table: Table, constraint: CheckConstraint) -> Rule:
@@ -131,7 +132,7 @@ def storage_rules(column: Column[Any]) -> list[Rule]:
             storage.not_in([wanted, "null"]),
             lambda row: (
                 f"column {name} holds {STORAGE.get(row[f't_{name}'], row[f't_{name}'])}, "
-                f"expected {STORAGE[wanted]}: {_value(row, name)!r}"
+                f"expected {STORAGE[wanted]}: {shown(_value(row, name))}"
             ),
         )
     ]
@@ -179,9 +180,9 @@ def utf8_rule(table: Table) -> Rule | None:
             for c in columns
             if isinstance(_value(row, c.name), str) and not dialect.is_utf8(_value(row, c.name))
         ]
-        shown = " ".join(f"{name}={_value(row, name)!r}" for name in bad)
+        values = " ".join(f"{name}={shown(_value(row, name))}" for name in bad)
         are = "columns {} are" if len(bad) > 1 else "column {} is"
-        return f"{are.format(', '.join(bad))} not valid UTF-8 text: {shown}"
+        return f"{are.format(', '.join(bad))} not valid UTF-8 text: {values}"
 
     return Rule(
         "type",

@@ -12,6 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from yimao_db.errors import SHOWN_MAX, cut_message, shown
+
 # At most this many problems are listed per table and kind of finding; the rest are counted.
 MAX_PER_TABLE = 50
 
@@ -43,7 +45,7 @@ class Problem:
     def __str__(self) -> str:
         where = " ".join(x for x in (self.table, self.key) if x)
         text = f"{self.kind}: {where}: {self.detail}" if where else f"{self.kind}: {self.detail}"
-        return one_line(text)
+        return one_line(cut_message(text))
 
 
 @dataclass
@@ -57,8 +59,11 @@ class CheckReport:
 
 
 def format_key(columns: Sequence[str], values: Sequence[Any]) -> str:
-    """``king_wen=44 position=2``."""
-    return " ".join(f"{c}={v}" for c, v in zip(columns, values, strict=True))
+    """``king_wen=44 position=2``; a long text value quoted and cut short (:func:`shown`)."""
+    return " ".join(
+        f"{c}={shown(v) if isinstance(v, str | bytes) and len(v) > SHOWN_MAX else v}"
+        for c, v in zip(columns, values, strict=True)
+    )
 
 
 class Capped:

@@ -57,7 +57,7 @@ from yimao_db import casting, dialect
 from yimao_db.calendar import moment
 from yimao_db.check.problems import Capped, CheckReport, Progress, format_key
 from yimao_db.check.signs import sign_problems
-from yimao_db.errors import UsageError
+from yimao_db.errors import UsageError, shown
 from yimao_db.readings import PILLAR_COLUMNS
 from yimao_db.rules import chart as chart_rules
 from yimao_db.rules.ganzhi import ganzhi
@@ -255,7 +255,7 @@ class Checker:
                 (
                     "reading",
                     "readings with only one of cast_at and tz",
-                    f"{missing} is NULL but {given} is {g[given]!r}: a reading cast at a "
+                    f"{missing} is NULL but {given} is {shown(g[given])}: a reading cast at a "
                     "date-time has both, one given as pillars neither",
                 )
             )
@@ -277,9 +277,10 @@ class Checker:
             (
                 "reading",
                 "readings with an invalid moment",
-                f"invalid moment: day {g['day_gz']!r}, month branch {g['month_branch']!r}, "
-                f"month {g['month_gz']!r}, year {g['year_gz']!r}, hour {g['hour_gz']!r} (day "
-                "and month branch are required, every pillar one of the sixty)",
+                f"invalid moment: day {shown(g['day_gz'])}, "
+                f"month branch {shown(g['month_branch'])}, month {shown(g['month_gz'])}, "
+                f"year {shown(g['year_gz'])}, hour {shown(g['hour_gz'])} (day and month branch "
+                "are required, every pillar one of the sixty)",
             )
         )
 
@@ -302,7 +303,7 @@ class Checker:
                     (
                         "reading",
                         what,
-                        f"{column} is {g[column]!r}, but a reading given as pillars has none "
+                        f"{column} is {shown(g[column])}, but a reading given as pillars has none "
                         "(only a date-time has one)",
                     )
                 )
@@ -333,7 +334,7 @@ class Checker:
                 (
                     "reading",
                     "readings whose cast_at and tz cannot be recomputed",
-                    f"cast_at {cast_at!r} (tz {tz!r}) cannot be recomputed: {got}",
+                    f"cast_at {shown(cast_at)} (tz {shown(tz)}) cannot be recomputed: {got}",
                 )
             )
             return
@@ -347,11 +348,11 @@ class Checker:
                     if skipped(cast_at, tz)
                     else f"not the civil time of {tz} with its offset"
                 )
-                detail = f"cast_at is {cast_at!r}, {why}: the calendar gives {want!r}"
+                detail = f"cast_at is {shown(cast_at)}, {why}: the calendar gives {shown(want)}"
             else:
                 detail = (
-                    f"{column} is {g[column]!r}, the calendar gives {want!r} for cast_at "
-                    f"{cast_at!r} (tz {tz!r}, early_rat {g['early_rat']})"
+                    f"{column} is {shown(g[column])}, the calendar gives {shown(want)} for cast_at "
+                    f"{shown(cast_at)} (tz {shown(tz)}, early_rat {g['early_rat']})"
                 )
             found.append(
                 ("reading", f"readings whose {column} disagrees with the calendar", detail)
@@ -370,7 +371,8 @@ class Checker:
             (
                 "reading",
                 f"readings whose {column} is not what their lines give",
-                f"{column} is {g[column]!r}; the lines {values} give {getattr(want, column)!r}",
+                f"{column} is {shown(g[column])}; "
+                f"the lines {values} give {shown(getattr(want, column))}",
             )
             for column in KEY_COLUMNS
             if g[column] != getattr(want, column)
@@ -424,7 +426,7 @@ class Checker:
                     (
                         "reading",
                         what,
-                        f"cast_input {given!r} (method random) is not NULL: a random cast "
+                        f"cast_input {shown(given)} (method random) is not NULL: a random cast "
                         "has no input",
                     )
                 )
@@ -432,12 +434,12 @@ class Checker:
         if method not in READ_AGAIN:
             return  # the CHECK on method reports it
         if not isinstance(given, str):
-            found.append(("reading", what, f"cast_input is {given!r} (method {method})"))
+            found.append(("reading", what, f"cast_input is {shown(given)} (method {method})"))
             return
         if (method, given) not in self.casts:
             self.casts[method, given] = read_again(self.conn, method, given)
         again = self.casts[method, given]
-        said = f"cast_input {given!r} (method {method})"
+        said = f"cast_input {shown(given)} (method {method})"
         if again.error is not None:
             found.append(("reading", what, f"{said} {again.error}"))
         elif again.values != values:
@@ -554,7 +556,7 @@ def name_rows(conn: Connection, found: Capped) -> None:
                 "reading",
                 f"id={rid}",
                 "readings whose created_at is not a UTC time",
-                f"created_at {created_at!r} is not a UTC ISO 8601 time "
+                f"created_at {shown(created_at)} is not a UTC ISO 8601 time "
                 "(like 2026-01-01T00:00:00.000000+00:00)",
                 order=rid,
             )
@@ -631,7 +633,7 @@ def chart_differences(
         return []  # a month branch or an hour that is not one: reported elsewhere
     got = asdict(read_chart(conn, rid))
     found = [
-        f"{column} is {got[column]!r}, the rules give {value!r}"
+        f"{column} is {shown(got[column])}, the rules give {shown(value)}"
         for column, value in want.head.items()
         if got[column] != value
     ]
@@ -643,7 +645,7 @@ def chart_differences(
         for have, expected in zip(stored, rows, strict=True):
             found += [
                 f"{kind[:-1] if kind == 'lines' else 'hidden'} {expected['position']}: "
-                f"{column} is {have[column]!r}, the rules give {value!r}"
+                f"{column} is {shown(have[column])}, the rules give {shown(value)}"
                 for column, value in expected.items()
                 if have[column] != value
             ]

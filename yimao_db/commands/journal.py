@@ -42,7 +42,7 @@ def cmd_outcome(args: argparse.Namespace) -> int:
 
 
 def cmd_tag(args: argparse.Namespace) -> int:
-    from yimao_db.journal import tag, untag
+    from yimao_db.journal import shown_tag, tag, untag
 
     rid = reading_id(args.id)
     engine = built_writer(args.db)
@@ -54,7 +54,7 @@ def cmd_tag(args: argparse.Namespace) -> int:
             )
         else:
             changed = untag(rid, args.tags, engine)
-            line = f"reading {rid} untagged {', '.join(changed)}"
+            line = f"reading {rid} untagged {', '.join(map(shown_tag, changed))}"
     finally:
         engine.dispose()
     out(line + "\n")

@@ -14,7 +14,7 @@ from sqlalchemy import Connection, Engine
 from yimao_db import db as dbmod
 from yimao_db.commands import SubParsers, chart_format_options, db_option, format_options, out
 from yimao_db.dialect import MAX_ID
-from yimao_db.errors import UsageError
+from yimao_db.errors import UsageError, shown
 from yimao_db.vocab import VERDICTS
 
 DEFAULT_LIMIT = 20
@@ -123,7 +123,7 @@ def reading_id(text: str) -> int:
     """A reading id typed by a user: a positive whole number."""
     number = _whole_number(text)
     if number is None:
-        raise UsageError(f"bad reading id {_shown(text)}: expected a positive whole number")
+        raise UsageError(f"bad reading id {shown(text)}: expected a positive whole number")
     return number
 
 
@@ -131,13 +131,8 @@ def limit(text: str) -> int:
     """A ``--limit`` typed by a user: 1 .. MAX_ID."""
     number = _whole_number(text)
     if number is None:
-        raise UsageError(f"bad --limit {_shown(text)}: expected a whole number from 1 to {MAX_ID}")
+        raise UsageError(f"bad --limit {shown(text)}: expected a whole number from 1 to {MAX_ID}")
     return number
-
-
-def _shown(text: str, most: int = 40) -> str:
-    """A user's value quoted for an error message, cut short if long."""
-    return repr(text) if len(text) <= most else f"{text[:most]!r}… ({len(text)} characters)"
 
 
 def cmd_reading(args: argparse.Namespace) -> int:
@@ -154,7 +149,7 @@ def cmd_reading(args: argparse.Namespace) -> int:
 def moving_count(text: str) -> int:
     """A ``--moving`` count typed by a user: 0 .. 6."""
     if text.strip() not in tuple("0123456"):
-        raise UsageError(f"bad --moving {_shown(text)}: expected a number of lines from 0 to 6")
+        raise UsageError(f"bad --moving {shown(text)}: expected a number of lines from 0 to 6")
     return int(text.strip())
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from yimao_db import db as dbmod
 from yimao_db.commands import SubParsers, db_option, format_options, out
-from yimao_db.errors import UsageError
+from yimao_db.errors import UsageError, shown
 
 TABLE_COLUMNS = ("name", "kind", "section", "description", "passage")
 COLUMN_COLUMNS = ("table_name", "ordinal", "column_name", "description", "domain", "passage")
@@ -34,7 +34,7 @@ def _find(tables: list[dict[str, Any]], typed: str) -> dict[str, Any]:
     tables_ = ", ".join(t["name"] for t in tables if t["kind"] == "table")
     views = ", ".join(t["name"] for t in tables if t["kind"] == "view")
     raise UsageError(
-        f"unknown table or view {typed!r}: expected one of the tables {tables_}; "
+        f"unknown table or view {shown(typed)}: expected one of the tables {tables_}; "
         f"or the views {views}"
     )
 
@@ -89,7 +89,7 @@ def cmd_export_metadata(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
     out(
-        f"wrote {target}: {len(tables)} tables and views of database {name!r} "
+        f"wrote {target}: {len(tables)} tables and views of database {shown(name)} "
         f"(datasette {name}.db -m {target})\n"
     )
     return 0

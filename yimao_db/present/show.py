@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import Connection, Table, and_, or_, select, text
 
 from yimao_db import lookup, schema
-from yimao_db.errors import UsageError
+from yimao_db.errors import UsageError, shown
 from yimao_db.names import VOCABULARIES
 from yimao_db.present.table import pad, render, terminal_layout
 from yimao_db.vocab import YANG_BAR, YIN_BAR
@@ -208,7 +208,7 @@ def show(conn: Connection, typed: str, kind: str | None = None) -> dict[str, Any
             chosen = [m[:2] for m in meant]
         if not chosen:
             names = ", ".join(f"{k} {c}" for k, c in found)
-            raise UsageError(f"{typed!r} is not a {kind} name; it names: {names}")
+            raise UsageError(f"{shown(typed)} is not a {kind} name; it names: {names}")
         found = chosen
     first_kind, first_name = found[0]
     if first_kind == "hexagram":

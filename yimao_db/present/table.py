@@ -19,7 +19,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
-from yimao_db.errors import UsageError
+from yimao_db.errors import UsageError, shown
 
 FORMATS = ("table", "csv", "json", "jsonl")
 TABLE_ROW_LIMIT = 10_000
@@ -103,7 +103,7 @@ def check_keys(columns: Sequence[str], fmt: str) -> None:
     for name in columns:
         if name in seen:
             raise UsageError(
-                f"column name {name!r} appears twice, and a JSON object holds each name once; "
+                f"column name {shown(name)} appears twice, and a JSON object holds each name once; "
                 "give the columns distinct names with AS (or use --csv)"
             )
         seen.add(name)

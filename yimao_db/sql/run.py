@@ -31,7 +31,7 @@ from typing import Any
 from sqlalchemy.engine import URL
 
 from yimao_db.db import resolve_url
-from yimao_db.errors import UsageError
+from yimao_db.errors import UsageError, shown
 from yimao_db.sql.guard import READ_KEYWORDS, WRITE_KEYWORDS, QueryRefused, sqlite_pragma_is_read
 from yimao_db.sql.lex import IDENT, Statement, first_keyword, lex, main_keyword, statements
 from yimao_db.sql.stream import QueryResult, QueryTimedOut, QueryTooBig, stream
@@ -85,7 +85,7 @@ def check(sql: str, backend: str) -> Statement:
             )
         raise QueryRefused(
             f"yimao sql runs read-only queries only ({listed}); "
-            f"{keyword or 'this'!r} does not start one. Nothing was run."
+            f"{shown(keyword or 'this')} does not start one. Nothing was run."
         )
     if keyword == "PRAGMA":
         code = "".join(t for k, t in pieces if k != "comment")
@@ -108,10 +108,10 @@ def parse_params(items: Iterable[str]) -> dict[str, Any]:
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise UsageError(f"bad parameter {item!r}: expected name=value (e.g. -p kw=44)")
+            raise UsageError(f"bad parameter {shown(item)}: expected name=value (e.g. -p kw=44)")
         name, _, kind = key.strip().partition(":")
         if not IDENT.fullmatch(name):
-            raise UsageError(f"bad parameter name {name!r}: letters, digits and _ only")
+            raise UsageError(f"bad parameter name {shown(name)}: letters, digits and _ only")
         if name in params:
             raise UsageError(f"parameter {name} given twice")
         try:
@@ -125,10 +125,11 @@ def parse_params(items: Iterable[str]) -> dict[str, Any]:
                     raise ValueError(value)
             else:
                 raise UsageError(
-                    f"bad parameter type {kind!r} in {item!r}: expected int, float or text"
+                    f"bad parameter type {shown(kind)} in {shown(item)}: "
+                    "expected int, float or text"
                 )
         except ValueError:
-            raise UsageError(f"parameter {name}: {value!r} is not a valid {kind}") from None
+            raise UsageError(f"parameter {name}: {shown(value)} is not a valid {kind}") from None
     return params
 
 
@@ -146,7 +147,7 @@ def parse_timeout(text: str | None) -> float | None:
     if not (0 <= seconds <= MAX_TIMEOUT):  # also NaN
         raise UsageError(
             f"--timeout: expected a number of seconds from 0 to {int(MAX_TIMEOUT)}, or none "
-            f"(0 and none: no limit); got {text!r}"
+            f"(0 and none: no limit); got {shown(text)}"
         )
     return seconds or None
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import queue
+import re
 import sqlite3
 import sys
 import threading
@@ -29,8 +30,8 @@ from typing import Any
 
 from sqlalchemy.engine import URL
 
-from yimao_db.db import mark_if_damage
-from yimao_db.errors import DatabaseError, UsageError, YimaoError
+from yimao_db.db import MAYBE_DAMAGED_ATTR, NOT_UTF8, mark_if_damage, recovery_error
+from yimao_db.errors import DatabaseError, UsageError, YimaoError, shown
 from yimao_db.export import normalise
 from yimao_db.sql.guard import function_refused, write_refused
 from yimao_db.sql.lex import Statement
@@ -130,11 +131,17 @@ def _translate(exc: BaseException, session: Session | None) -> BaseException:
     """The error to show for ``exc``, raised while running the statement on ``session``."""
     if isinstance(exc, YimaoError):
         return exc
+    if isinstance(exc, sqlite3.OperationalError) and str(exc).startswith(NOT_UTF8):
+        where = str(session.path) if isinstance(session, SqliteSession) else "the database"
+        return not_utf8_value(str(exc), where)
     if isinstance(exc, sqlite3.Error | UnicodeDecodeError) and mark_if_damage(
         exc, str(session.path) if isinstance(session, SqliteSession) else "the database"
     ):
         return exc  # a damaged file: the command line names it (yimao_db.cli)
     if isinstance(exc, sqlite3.Error):
+        plain = recovery_error(session.path, exc) if isinstance(session, SqliteSession) else None
+        if plain is not None:  # the file needs a rollback: the query did not try to write
+            return plain
         if isinstance(session, SqliteSession) and session.authorizer.refused:
             return function_refused(session.authorizer.refused)
         message = _first_line(exc)
@@ -167,6 +174,25 @@ def _translate(exc: BaseException, session: Session | None) -> BaseException:
             )
         return DatabaseError(f"database: {_first_line(exc)}")
     return exc
+
+
+_NOT_UTF8_COLUMN = re.compile(r"column '(.*?)' with text ", re.S)
+
+
+def not_utf8_value(message: str, where: str) -> DatabaseError:
+    """A value of the result that is text but not UTF-8 (``CAST(x'ff' AS TEXT)``): not a sign
+    of a damaged file by itself (a query computes such text as easily as a damaged table
+    holds it), and its text is not echoed (it may be megabytes long). The exception is
+    marked (:data:`yimao_db.db.MAYBE_DAMAGED_ATTR`): the command line asks ``yimao check``
+    whether the file holds such text before it calls the file damaged."""
+    found = _NOT_UTF8_COLUMN.search(message)
+    column = f" (column {shown(found.group(1))})" if found else ""
+    error = DatabaseError(
+        f"the query's result holds text that is not valid UTF-8{column}, which yimao sql "
+        "cannot print: select hex(…) or CAST(… AS BLOB) of it to see its bytes"
+    )
+    setattr(error, MAYBE_DAMAGED_ATTR, where)
+    return error
 
 
 def _first_line(exc: BaseException) -> str:

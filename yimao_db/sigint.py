@@ -1,0 +1,70 @@
+"""Ctrl-C after a commit: a write that happened is reported as written, never as interrupted.
+
+The command line runs each command under :func:`armed`. Until a writer is about to commit,
+Ctrl-C (SIGINT) is Python's own: KeyboardInterrupt, the open transaction rolls back, and
+``yimao`` prints ``interrupted`` and exits 130 with nothing written. A writer engine
+(:func:`yimao_db.db.writer_engine`) calls :func:`committing` just before it sends COMMIT:
+from then on, to the end of the command, SIGINT is only remembered. The command goes on to
+print what it wrote and exits 0; :func:`deferred` tells that a Ctrl-C came meanwhile. So a
+Ctrl-C that lands right after the commit, while the result line is being printed or the
+connection closed, can no longer turn a completed write into ``interrupted`` (or into a
+traceback from closing the connection).
+
+Only the main thread handles signals; elsewhere, and outside :func:`armed` (the Python API),
+nothing changes. A SIGINT that the process ignores (``SIG_IGN``) or that someone else
+handles is left as it is: the handler is put in place only over Python's default one.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+from typing import Any
+
+
+class _State:
+    armed = False
+    previous: Any = None  # the handler replaced at the commit, put back at the end
+    deferred = False
+
+
+_STATE = _State()
+
+
+def _remember(_signum: int, _frame: FrameType | None) -> None:
+    _STATE.deferred = True
+
+
+@contextmanager
+def armed() -> Iterator[None]:
+    """Run a command: after its first commit, Ctrl-C is remembered instead of raised."""
+    _STATE.armed, _STATE.previous, _STATE.deferred = True, None, False
+    try:
+        yield
+    finally:
+        if _STATE.previous is not None:
+            signal.signal(signal.SIGINT, _STATE.previous)
+        _STATE.armed, _STATE.previous = False, None
+
+
+def committing() -> None:
+    """A writer is about to commit: from now on a Ctrl-C is only remembered."""
+    if (
+        not _STATE.armed
+        or _STATE.previous is not None
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        return
+    current = signal.getsignal(signal.SIGINT)
+    if current is not signal.default_int_handler:
+        return  # ignored (SIG_IGN), or handled by someone else
+    signal.signal(signal.SIGINT, _remember)
+    _STATE.previous = current
+
+
+def deferred() -> bool:
+    """Whether a Ctrl-C came after the commit of the command that ran last."""
+    return _STATE.deferred
