@@ -300,7 +300,11 @@ def register(sub: SubParsers) -> None:
     p.set_defaults(handler=cmd_readings)
 
     p = sub.add_parser("import", help="store readings from CSV or JSON Lines in one transaction")
-    p.add_argument("file", help="CSV or JSON Lines with columns lines, at, tz, question, matter")
+    p.add_argument(
+        "file",
+        help="CSV or JSON Lines with columns lines, at, tz, question, matter (- reads standard "
+        "input)",
+    )
     p.add_argument(
         "--ids", action="store_true", help="print the new ids, one per line (summary on stderr)"
     )
