@@ -28,7 +28,7 @@ def built_writer(db: str | None) -> Engine:
 
 def chart_text(reading_id: int, args: argparse.Namespace, db: Engine | Connection) -> str:
     """A stored reading's chart as printed, in ``args.format``."""
-    from yimao_db.journal import journal
+    from yimao_db.journaling import journal
     from yimao_db.present import chart as layout
     from yimao_db.readings import chart
 
