@@ -8,6 +8,8 @@ import os
 import shutil
 import sys
 import time
+from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy import Connection, Engine
 
@@ -160,6 +162,7 @@ def moving_count(text: str) -> int:
 
 def cmd_readings(args: argparse.Namespace) -> int:
     from yimao_db.finding import Filters, find
+    from yimao_db.present.readings_list import json_rows, table_rows
     from yimao_db.present.table import render
 
     if args.all and args.limit is not None:
@@ -179,9 +182,14 @@ def cmd_readings(args: argparse.Namespace) -> int:
     try:
         with engine.connect() as conn:
             limit_ = None if args.all else args.limit or DEFAULT_LIMIT
-            columns, rows = find(conn, filters, limit_)
+            columns, found = find(conn, filters, limit_)
     finally:
         engine.dispose()
+    rows: Sequence[Sequence[Any]] = found
+    if args.format == "table":  # for people: narrow; every column in --csv and --json
+        columns, rows = table_rows(columns, found)
+    elif args.format in ("json", "jsonl"):
+        rows = json_rows(columns, found)
     out(render(columns, rows, args.format))
     return 0
 
