@@ -279,11 +279,11 @@ def test_readings_table_is_for_people_csv_and_json_for_programs(
     code, out, err = run(capsys, "readings", "--db", fresh_db)
     assert (code, err) == (0, "")
     assert out.splitlines() == [
-        "id  cast              day   hexagram            moving  question                          outcome  tags",  # noqa: E501
-        "--  ----------------  ----  ------------------  ------  --------------------------------  -------  -----------",  # noqa: E501
+        "id  cast              day   hexagram            moving  question                              outcome  tags",  # noqa: E501
+        "--  ----------------  ----  ------------------  ------  ------------------------------------  -------  -----------",  # noqa: E501
         "3   2026-08-01 10:00  丁未  水火既濟",
         "2                     戊戌  乾為天                      問",
-        "1   2026-11-30 09:15  戊申  天風姤 之 風天小畜  1,4     Will the parcel that left the d…  hit      post,urgent",  # noqa: E501
+        "1   2026-11-30 09:15  戊申  天風姤 之 風天小畜  1,4     Will the parcel that left the depot…  hit      post,urgent",  # noqa: E501
     ]  # fmt: skip
     code, out, _ = run(capsys, "readings", "--json", "--db", fresh_db)
     rows = {r["reading_id"]: r for r in json.loads(out)}

@@ -16,7 +16,7 @@ from typing import Any
 from yimao_db.present.table import cut, terminal_text
 
 TABLE_COLUMNS = ("id", "cast", "day", "hexagram", "moving", "question", "outcome", "tags")
-QUESTION_CELLS = 32  # terminal columns of the question shown, "…" included
+QUESTION_CELLS = 36  # terminal columns of the question shown, "…" included
 TAGS_CELLS = 24
 
 
