@@ -381,7 +381,7 @@ def test_a_missing_file_and_a_directory(
 
 EXPECTED = "expected the columns lines, at, tz, question, matter (lines required)"
 EXPECTED_KEYS = "expected the keys lines, at, tz, question, matter (lines required)"
-TWICE = "twice: expected each of lines, at, tz, question, matter at most once"
+TWICE = "twice in an object: expected each key once"
 HEADERS = [  # a header that is nearly right, or wrong, and what the error says of it
     ("lines, at, tz", "unknown column ' at' (did you mean 'at'?)"),
     ("lines,At", "unknown column 'At' (did you mean 'at'?)"),
@@ -513,6 +513,17 @@ def test_standard_input(tmp_path: Path, fresh_db: str) -> None:
     with write(tmp_path / "r.csv", body).open("rb") as stdin:
         done = run_import(["/dev/stdin"], fresh_db, stdin=stdin)
     assert done.returncode == 0, done
+    closed = subprocess.run(  # standard input closed: one error line, not a crash
+        f'exec 0<&-; exec "{sys.executable}" -m yimao_db import - --db "{fresh_db}"',
+        shell=True,
+        env=child_env(),
+        capture_output=True,
+        text=True,
+    )
+    assert (closed.returncode, closed.stderr) == (
+        2,
+        "error: cannot read standard input: it is closed\n",
+    )
     names = [chart(i, db=fresh_db).primary_name for i in range(1, 5)]
     assert names == ["水火既濟", "乾為天", "乾為天", "水火既濟"]
 

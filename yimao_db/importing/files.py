@@ -114,6 +114,12 @@ def _is_stdin(st: os.stat_result) -> bool:
         return False
 
 
+def _stdin() -> IO[bytes]:
+    if sys.stdin is None:  # started with standard input closed
+        raise UsageError("cannot read standard input: it is closed")
+    return sys.stdin.buffer
+
+
 def _refuse(path: Path, st: os.stat_result) -> UsageError:
     kind = _KINDS.get(stat.S_IFMT(st.st_mode), "not a regular file")
     return UsageError(
@@ -127,12 +133,12 @@ def _opened(path: Path) -> Iterator[IO[bytes]]:
     anything but a regular file, found before anything is read (a FIFO is opened without
     waiting for a writer, and closed)."""
     if str(path) == STDIN:
-        yield sys.stdin.buffer
+        yield _stdin()
         return
     st = os.stat(path)
     if not stat.S_ISREG(st.st_mode):
         if _is_stdin(st):
-            yield sys.stdin.buffer
+            yield _stdin()
             return
         raise _refuse(path, st)
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
@@ -237,8 +243,8 @@ def _json_rows(stream: IO[bytes]) -> Iterator[Row]:
             obj = _DECODER.decode(data)
         except _Repeated as exc:
             raise UsageError(
-                f"{where}: the key {shown(exc.key)} appears twice: expected each of"
-                f" {', '.join(COLUMNS)} at most once"
+                f"{where}: the key {shown(exc.key)} appears twice in an object: expected each"
+                " key once"
             ) from None
         except RecursionError:
             raise UsageError(
