@@ -7,7 +7,8 @@
 - ```` ```console ```` blocks, and ```` ```text ```` blocks that start with ``$ ``, are
   transcripts: each ``$ yimao …`` command is run in-process and must print what follows it
   (stdout and stderr together). The times a note was written (now, when the page was made)
-  are the only text compared loosely.
+  are the only text compared loosely. After a change to what a command prints,
+  ``python tests/test_doc_snippets.py docs/journal.md`` rewrites a page's transcripts.
 
 Each document runs in a directory of its own holding a copy of the session's built SQLite
 database (``yimao.db``; journal.md's ``wk.db``), its snippets in the order of the page, so a
@@ -357,3 +358,40 @@ def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[s
     code = main([*argv[:-1], "--db", argv[-1]])
     out, err = capsys.readouterr()
     return code, json.loads(out) if code == 0 else {}, err
+
+
+def rewrite_transcripts(doc: str) -> None:
+    """Run the transcripts of ``doc`` as the test does, on a new build in a temporary
+    directory, and write what they print into the page (a note's time is kept as it is).
+    For a change that changes what a command prints: ``python tests/test_doc_snippets.py
+    docs/journal.md``, then read the diff."""
+    import tempfile
+
+    from yimao_db.build import build
+
+    path = ROOT / doc
+    text = path.read_text(encoding="utf-8")
+    with tempfile.TemporaryDirectory() as folder, contextlib.chdir(folder):
+        where = Path(folder).resolve()
+        build(str(where / DATABASE.get(doc, "yimao.db")))
+        os.environ.pop("YIMAO_TZ", None)
+        os.environ.update(ENV.get(doc, {"YIMAO_DB_URL": "yimao.db"}))
+        for snippet in snippets():
+            if snippet.doc != doc or snippet.lang != "console":
+                continue
+            block = ""
+            for command, expected in transcript(snippet.code):
+                out, err = io.StringIO(), io.StringIO()
+                with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                    main(shlex.split(command)[1:])
+                printed = (out.getvalue() + err.getvalue()).replace(f"{where}{os.sep}", f"{HOME}/")
+                block += (
+                    f"$ {command}\n{expected if loosely(printed) == loosely(expected) else printed}"
+                )
+            text = text.replace(snippet.code, block, 1)
+    path.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    for name in sys.argv[1:]:
+        rewrite_transcripts(name)
