@@ -772,7 +772,7 @@ def test_journal_values_that_break_the_journals_rules(
     """What `note`, `outcome` and `tag` refuse is found when stored (their CHECKs and types
     held, so `yimao check` said ok before), by the functions the commands validate with; and
     `untag` takes off any stored tag, a bad one included."""
-    from yimao_db.journal import add_note, record_outcome, tag
+    from yimao_db.journaling import add_note, record_outcome, tag
 
     db = damaged.as_posix()
     for text in ("one", "two", "three", "four"):

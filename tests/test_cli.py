@@ -446,7 +446,7 @@ def test_ctrl_c_right_after_the_commit_reports_what_was_written(
     from sqlalchemy import text
 
     from yimao_db.db import reader_engine
-    from yimao_db.journal import tag
+    from yimao_db.journaling import tag
     from yimao_db.readings import cast
 
     cast("789678", pillars=PILLARS, db=fresh_db)

@@ -204,7 +204,7 @@ def test_parquet(capsys: pytest.CaptureFixture[str], built_db: str, tmp_path: Pa
         assert "needs pyarrow" in err and "Nothing was written" in err
         assert not target.exists()
         return
-    import pyarrow.parquet as pq  # type: ignore[import-not-found, unused-ignore]
+    import pyarrow.parquet as pq
 
     assert code == 0, err
     assert {p.name for p in target.iterdir()} == expected_files(built_db, "parquet")
@@ -289,3 +289,39 @@ def test_export_shows_progress_on_a_terminal_only(
     assert shown.startswith("\rexporting ") and "% (" in shown
     assert shown.endswith("\r\x1b[K") and "\n" not in shown
     assert capsys.readouterr().out.count("\n") == 1
+
+
+def test_types_check_with_pyarrow_installed(tmp_path: Path) -> None:
+    """docs/interop.md tells users to install pyarrow, which has no type information: the
+    code's pyarrow imports, as written, pass the project's mypy configuration whether pyarrow
+    is installed or not (a stand-in on PYTHONPATH, which mypy takes for an installed package
+    without ``py.typed``, as pyarrow is)."""
+    import os
+    import re
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    imports = [
+        line.strip()
+        for name in ("yimao_db/export.py", "tests/test_export.py")
+        for line in (root / name).read_text(encoding="utf-8").splitlines()
+        if re.match(r"\s*(import|from) pyarrow\b", line)
+    ]
+    assert len(imports) == 3, imports
+    probe = tmp_path / "probe.py"
+    probe.write_text("\n".join(imports) + "\n", encoding="utf-8")
+    stand_in = tmp_path / "site" / "pyarrow"
+    stand_in.mkdir(parents=True)
+    (stand_in / "__init__.py").write_text("", encoding="utf-8")
+    (stand_in / "parquet.py").write_text("", encoding="utf-8")
+    config = ["--config-file", str(root / "pyproject.toml"), "--cache-dir", os.devnull]
+    for path in ("", str(tmp_path / "site")):
+        env = {**os.environ, "PYTHONPATH": path}
+        done = subprocess.run(
+            [sys.executable, "-m", "mypy", *config, str(probe)],
+            env=env,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr

@@ -148,7 +148,7 @@ def test_import_json_lines(tmp_path: Path, engine: Engine) -> None:
         {"lines": "789678", "at": AT, "tz": "Asia/Shanghai", "question": "q1"},
         {"lines": [9, 6, 7, 8, 7, 8], "at": AT},
         {"lines": 789678, "at": None, "question": None},
-        {"lines": "坤", "at": AT, "question": '🀄️ "quoted"', "note": "ignored"},
+        {"lines": "坤", "at": AT, "question": '🀄️ "quoted"', "matter": None},
     ]
     path.write_text(
         "\n".join(json.dumps(r, ensure_ascii=False) for r in rows[:2])
@@ -197,8 +197,8 @@ def test_import_bad_row_writes_nothing(tmp_path: Path, engine: Engine) -> None:
 BAD_FILES = [  # content, message
     ("", "no readings to import"),
     ("lines,at\n", "no readings to import"),
-    ("when,question\n2026-01-01,x\n", "expected a CSV header row"),
-    ("lines\n789678,extra\n", r"row 1 \(line 2\): more fields than the header"),
+    ("when,question\n2026-01-01,x\n", r"line 1 \(the header\): unknown column 'when'"),
+    ("lines\n789678,extra\n", r"row 1 \(line 2\): 2 fields where the header has 1 \(lines\)"),
     ('{"lines": "789678"}\nnot json\n', "row 2: not valid JSON"),
     ('{"lines": "789678"}\n\n[1, 2]\n', r"row 2 \(line 3\): expected a JSON object"),
 ]
@@ -371,7 +371,213 @@ def test_a_missing_file_and_a_directory(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, fresh_db: str
 ) -> None:
     assert refused(capsys, fresh_db, tmp_path / "none.csv").startswith("error: cannot read")
-    assert refused(capsys, fresh_db, tmp_path).startswith("error: cannot read")
+    assert refused(capsys, fresh_db, tmp_path) == (
+        f"error: cannot read {tmp_path}: it is a directory; expected a regular file, or - for"
+        " standard input\n"
+    )
+
+
+# --- the columns are exactly lines, at, tz, question, matter -----------------------------------
+
+EXPECTED = "expected the columns lines, at, tz, question, matter (lines required)"
+EXPECTED_KEYS = "expected the keys lines, at, tz, question, matter (lines required)"
+TWICE = "twice in an object: expected each key once"
+HEADERS = [  # a header that is nearly right, or wrong, and what the error says of it
+    ("lines, at, tz", "unknown column ' at' (did you mean 'at'?)"),
+    ("lines,At", "unknown column 'At' (did you mean 'at'?)"),
+    ("Lines,at", "unknown column 'Lines' (did you mean 'lines'?)"),
+    ("lines,at,time", "unknown column 'time'"),
+    ("lines,questoin", "unknown column 'questoin' (did you mean 'question'?)"),
+    ("lines,at,", "column 3 has no name"),
+    ("lines,at,at", "the column 'at' appears twice"),
+    ("lines,lines", "the column 'lines' appears twice"),
+    ("at,tz", "no 'lines' column"),
+    ("lines," + "x" * 100, f"unknown column {'x' * 40!r}… (100 characters)"),
+]
+
+
+def test_headers_nearly_right_or_wrong_are_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, fresh_db: str
+) -> None:
+    """A column that is not exactly one of the five, or appears twice, is an error: the
+    reading would otherwise be cast at the moment of the import, silently."""
+    for n, (header, message) in enumerate(HEADERS):
+        fields = header.strip().split(",")
+        row = ",".join(["789678", AT, "Asia/Shanghai", "", ""][: len(fields)])
+        path = write(tmp_path / f"h{n}.csv", f"\n{header}\n{row}\n")
+        err = refused(capsys, fresh_db, path)
+        assert err == f"error: line 2 (the header): {message}: {EXPECTED}\n", header
+
+
+JSON_KEYS = [  # the keys after "lines" in a row of JSON Lines, and the error they get
+    ('"At": "2026-11-30"', f"unknown key 'At' (did you mean 'at'?): {EXPECTED_KEYS}"),
+    ('" at": "2026-11-30"', f"unknown key ' at' (did you mean 'at'?): {EXPECTED_KEYS}"),
+    ('"note": "x"', f"unknown key 'note': {EXPECTED_KEYS}"),
+    ('"at": "2026-11-30", "tz": "UTC", "at": "2026-12-01"', f"the key 'at' appears {TWICE}"),
+    ('"lines": "乾"', f"the key 'lines' appears {TWICE}"),
+]
+
+
+def test_json_keys_nearly_right_or_twice_are_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, fresh_db: str
+) -> None:
+    good = '{"lines": "789678", "at": "2026-11-30T09:15", "tz": "Asia/Shanghai"}\n'
+    for n, (keys, message) in enumerate(JSON_KEYS):
+        row = '{"lines": "789678", ' + keys + "}"
+        path = write(tmp_path / f"k{n}.jsonl", good + "\n" + row + "\n")
+        assert refused(capsys, fresh_db, path) == f"error: row 2 (line 3): {message}\n", row
+
+
+def test_short_rows_and_a_file_cut_off_mid_row_are_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, fresh_db: str
+) -> None:
+    head = f"lines,at,tz\n789678,{AT},Asia/Shanghai\n"
+    expected = "where the header has 3 (lines, at, tz)"
+    err = refused(capsys, fresh_db, write(tmp_path / "short.csv", head + f"789678,{AT}\n"))
+    assert err == f"error: row 2 (line 3): 2 fields {expected}\n"
+    err = refused(capsys, fresh_db, write(tmp_path / "one.csv", head + "789678\n"))
+    assert err == f"error: row 2 (line 3): 1 field {expected}\n"
+    err = refused(capsys, fresh_db, write(tmp_path / "cut.csv", head + f"789678,{AT[:7]}"))
+    assert err == (
+        f"error: row 2 (line 3): the file ends in the middle of the row: 2 fields {expected}\n"
+    )
+    body = f'{{"lines": "789678", "at": "{AT}"}}\n{{"lines": "789678", "at": "2026-'
+    err = refused(capsys, fresh_db, write(tmp_path / "cut.jsonl", body))
+    assert err.startswith("error: row 2: not valid JSON (Unterminated string"), err
+    assert err.endswith("; the file ends in the middle of the row)\n"), err
+    # a complete last row without a line end is a row like any other
+    assert len(imported(capsys, fresh_db, write(tmp_path / "ok.csv", head.rstrip("\n")))) == 1
+
+
+# --- only a regular file or standard input; rows and fields of bounded size ----------------------
+
+
+def run_import(
+    argv: list[str], db: str, stdin: Any = subprocess.DEVNULL
+) -> subprocess.CompletedProcess[str]:
+    """``python -m yimao_db import ARGV --db DB`` as a process with at most 1 GiB of address
+    space (an import that reads without bound ends there); a hang fails after 5 minutes."""
+    import resource
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))
+
+    return subprocess.run(
+        [sys.executable, "-m", "yimao_db", "import", *argv, "--db", db],
+        env=child_env(),
+        stdin=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=cap,
+    )
+
+
+def test_what_is_not_a_regular_file_is_refused_unread(tmp_path: Path, fresh_db: str) -> None:
+    """A device grows an import without bound and a FIFO without a writer hangs it: both are
+    refused before anything is read."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for path, kind in (("/dev/zero", "a character device"), (fifo, "a FIFO (named pipe)")):
+        done = run_import([str(path)], fresh_db)
+        assert (done.returncode, done.stdout) == (2, ""), done
+        assert done.stderr == (
+            f"error: cannot read {path}: it is {kind}; expected a regular file, or - for"
+            " standard input\n"
+        )
+    assert snapshot(fresh_db) == ([], [])
+
+
+def test_standard_input(tmp_path: Path, fresh_db: str) -> None:
+    """``-`` (or /dev/stdin) reads standard input, a pipe or a file; JSON Lines is told by
+    its first '{' there too."""
+    body = f"lines,at\n789678,{AT}\n"
+    done = subprocess.run(
+        [sys.executable, "-m", "yimao_db", "import", "-", "--ids", "--db", fresh_db],
+        env=child_env(),
+        input=body,
+        capture_output=True,
+        text=True,
+    )
+    assert (done.returncode, done.stdout) == (0, "1\n"), done
+    lines = "\n\n  " + json.dumps({"lines": "乾", "at": AT}) + "\n"
+    for name in ("-", "/dev/stdin"):
+        done = subprocess.run(
+            [sys.executable, "-m", "yimao_db", "import", name, "--ids", "--db", fresh_db],
+            env=child_env(),
+            input=lines,
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done
+    with write(tmp_path / "r.csv", body).open("rb") as stdin:
+        done = run_import(["/dev/stdin"], fresh_db, stdin=stdin)
+    assert done.returncode == 0, done
+    closed = subprocess.run(  # standard input closed: one error line, not a crash
+        f'exec 0<&-; exec "{sys.executable}" -m yimao_db import - --db "{fresh_db}"',
+        shell=True,
+        env=child_env(),
+        capture_output=True,
+        text=True,
+    )
+    assert (closed.returncode, closed.stderr) == (
+        2,
+        "error: cannot read standard input: it is closed\n",
+    )
+    names = [chart(i, db=fresh_db).primary_name for i in range(1, 5)]
+    assert names == ["水火既濟", "乾為天", "乾為天", "水火既濟"]
+
+
+def test_endless_input_is_refused_by_its_size(fresh_db: str) -> None:
+    """Standard input from /dev/zero: no line end, ever. Refused at 8,000,000 characters."""
+    with open("/dev/zero", "rb") as zero:
+        done = run_import(["-"], fresh_db, stdin=zero)
+    assert (done.returncode, done.stdout) == (2, ""), done
+    assert done.stderr == (
+        "error: line 1 (the header): longer than 8,000,000 characters, the most a row may hold"
+        " (is it a CSV or JSON Lines file?)\n"
+    )
+    assert snapshot(fresh_db) == ([], [])
+
+
+def test_rows_and_fields_over_the_limits(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    fresh_db: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A field holds at most FIELD_LIMIT characters, a row (a CSV record, which may span
+    lines, or a JSON line) ROW_LIMIT; both lowered here. At the limit is fine."""
+    from yimao_db.importing import files
+
+    monkeypatch.setattr(files, "FIELD_LIMIT", 100)
+    monkeypatch.setattr(files, "ROW_LIMIT", 300)
+    monkeypatch.setattr(files, "FIELD_TOO_LONG", "is too long")
+    monkeypatch.setattr(files, "ROW_TOO_LONG", "too long")
+    good = ["789678", AT, "", "q" * 100]
+    assert len(imported(capsys, fresh_db, write(tmp_path / "ok.csv", csv_text([good])))) == 1
+    body = csv_text([good, ["789678", AT, "", "q" * 101]])
+    assert refused(capsys, fresh_db, write(tmp_path / "f.csv", body)).startswith(
+        "error: row 2 (line 3): a field is too long (or a quote left open"
+    )
+    spread = ",".join(['"' + "x" * 50 + '\n"'] * 6)  # fields within the limit, on 7 lines
+    body = csv_text([good]) + spread + "\n"
+    assert refused(capsys, fresh_db, write(tmp_path / "r.csv", body)) == (
+        "error: row 2 (line 3): too long\n"
+    )
+    row = json.dumps({"lines": "789678", "question": "q" * 100})
+    assert len(imported(capsys, fresh_db, write(tmp_path / "ok.jsonl", row + "\n"))) == 1
+    row = json.dumps({"lines": "789678", "question": "q" * 101})
+    err = refused(capsys, fresh_db, write(tmp_path / "f.jsonl", row + "\n"))
+    assert err == "error: row 1: the value of 'question' is too long\n"
+    row = json.dumps({"lines": "789678", "question": "\u554f" * 100})  # 600 characters escaped
+    err = refused(capsys, fresh_db, write(tmp_path / "r.jsonl", row + "\n"))
+    assert err == "error: row 1: too long\n"
+    err = refused(capsys, fresh_db, write(tmp_path / "b.jsonl", " " * 400 + "\n"))
+    assert err == "error: line 1: too long\n"
+    err = refused(capsys, fresh_db, write(tmp_path / "l.csv", "lines\n" + "7" * 400 + "\n"))
+    assert err == "error: row 1 (line 2): too long\n"
+    assert len(snapshot(fresh_db)[0]) == 2
 
 
 # --- the same rows as a cast ------------------------------------------------------------------

@@ -13,7 +13,7 @@ import yimao_db
 from yimao_db.db import reader_engine
 from yimao_db.errors import UsageError
 from yimao_db.finding import Filters, find
-from yimao_db.journal import add_note, record_outcome, tag
+from yimao_db.journaling import add_note, record_outcome, tag
 
 TABLES = ("reading", "reading_line", "reading_note", "reading_outcome", "reading_tag")
 
@@ -302,7 +302,7 @@ def test_stats_on_an_empty_journal(fresh_db: str, capsys: pytest.CaptureFixture[
 def test_outcome_default_day_is_today_in_yimao_tz(
     week: str, monkeypatch: pytest.MonkeyPatch, conn: Connection
 ) -> None:
-    from yimao_db.journal import today
+    from yimao_db.journaling import today
 
     monkeypatch.setenv("YIMAO_TZ", "Pacific/Kiritimati")
     record_outcome(1, "hit", db=week)
@@ -342,3 +342,39 @@ def test_only_iana_zone_names(
     assert (code, out) == (2, "")
     assert err == (f"error: unknown time zone {zone!r}: expected an IANA name like Asia/Shanghai\n")
     assert snapshot(week) == before
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        "",  # the package alone
+        "import yimao_db.present.chart",  # a module that imports the journal functions first
+        "from yimao_db import cast",
+        "import yimao_db.build",  # the module yimao_db.build, loaded before the API asks
+    ],
+)
+def test_the_package_api_names_are_functions(first: str) -> None:
+    """``yimao_db.add_note``, ``yimao_db.journal`` and the rest of the API are the functions,
+    whatever was imported before and however often they are asked for (``journal`` was the
+    module, ``add_note`` a RecursionError). ``yimao_db.build`` becomes the module once that
+    is loaded (a package's attribute named after a submodule is the submodule); it still
+    builds when called."""
+    import subprocess
+    import sys
+
+    names = ("add_note", "record_outcome", "tag", "untag", "journal", "delete_readings")
+    code = f"""{first}
+import sys
+import yimao_db
+
+print(*[getattr(yimao_db, n).__name__ for n in {names!r}])
+print(*[callable(getattr(yimao_db, n)) for n in yimao_db.__all__[1:] * 2])
+built = []
+sys.modules["yimao_db.build"].build = lambda db=None: built.append(db)
+yimao_db.build("a.db")
+yimao_db.build("b.db")
+print(*built)
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr[-2000:]
+    assert done.stdout.splitlines() == [" ".join(names), " ".join(["True"] * 20), "a.db b.db"]

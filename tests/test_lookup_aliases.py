@@ -58,6 +58,40 @@ def test_show_qian_kind_hexagram_lists_both(
     assert "乾為天" in err and "地山謙" in err
 
 
+@pytest.mark.parametrize(
+    ("typed", "listed", "kind"),
+    [
+        ("qian", "乾為天 (qián, King Wen 1), 地山謙 (qiān, King Wen 15), trigram 乾 (qian)",
+         "trigram"),
+        ("kun", "坤為地 (kūn, King Wen 2), 澤水困 (kùn, King Wen 47), trigram 坤 (kun)", "trigram"),
+        ("yi", "山雷頤 (yí, King Wen 27), 風雷益 (yì, King Wen 42), stem 乙 (yi), mansion 翼 (yi)",
+         "stem"),
+    ],
+)  # fmt: skip
+def test_show_a_name_of_two_hexagrams_and_a_trigram_lists_them(
+    built_db: str, capsys: pytest.CaptureFixture[str], typed: str, listed: str, kind: str
+) -> None:
+    """``qian`` reads as the hexagrams 乾 and 謙 and names the trigram 乾: an error listing
+    them, as README.md says (it used to show the trigram alone)."""
+    code, out, err = run(capsys, "show", typed, "--db", built_db)
+    assert (code, out) == (2, "")
+    assert err == (
+        f"error: ambiguous name {typed!r}: it may be {listed}; type it with tone marks or in"
+        f" characters, or give --kind {kind}\n"
+    )
+    code, out, _ = run(capsys, "show", typed, "--kind", kind, "--db", built_db)
+    assert code == 0 and out.split(" · ")[1].startswith(kind)
+
+
+def test_show_a_name_with_tones_is_what_it_says(
+    built_db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """jīn is the element 金 (not the hexagram 晉 jìn), dīng the stem 丁 (not 鼎 dǐng)."""
+    for typed, first in (("jīn", "金 · element 五行"), ("dīng", "丁 · stem 天干")):
+        code, out, _ = run(capsys, "show", typed, "--db", built_db)
+        assert code == 0 and out.splitlines()[0] == first
+
+
 def test_show_with_tones_picks_one(built_db: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "show", "qián", "--kind", "hexagram", "--db", built_db)
     assert code == 0 and out.startswith("乾為天 (乾) · King Wen 1")

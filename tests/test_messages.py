@@ -15,7 +15,7 @@ from yimao_db import check as doctor
 from yimao_db.cli import explain
 from yimao_db.db import sqlite_temp_dir
 from yimao_db.errors import MESSAGE_MAX, shown
-from yimao_db.journal import record_outcome, tag
+from yimao_db.journaling import record_outcome, tag
 from yimao_db.readings import cast
 
 PILLARS = "甲辰,丙寅,戊戌,庚申"

@@ -174,6 +174,16 @@ def check_tengshe_passages(rows: Rows) -> None:
     assert {"7.2", "7.4", "7.10"} <= set(expected)
 
 
+def test_the_tengshe_prose_names_the_passages_the_query_returns() -> None:
+    """The sentence that introduces ``tengshe_passages`` names every passage it returns (it
+    named three of five)."""
+    text_ = QUERIES_MD.read_text(encoding="utf-8")
+    before = text_[: text_.index("-- query: tengshe_passages")]
+    prose = before[before.rindex("```\n") : before.rindex("```sql")]
+    named = set(re.findall(r"§(\d+\.\d+)", prose))
+    assert named == {p for p, _, _ in _tengshe_keys()} == {"7.2", "7.4", "7.10", "8.8", "8.9"}
+
+
 def _between_guangui() -> set[tuple[str, int, int]]:
     hx = hexagrams()
     return {

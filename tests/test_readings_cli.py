@@ -259,8 +259,59 @@ def test_reading_and_readings(capsys: pytest.CaptureFixture[str], fresh_db: str)
     code, out, _ = run(capsys, "readings", "--db", fresh_db)
     assert code == 0
     table = out.splitlines()
-    assert table[0].split()[0] == "reading_id" and len(table) == 4  # header, rule, 2 rows
+    assert table[0].split()[0] == "id" and len(table) == 4  # header, rule, 2 rows
     assert table[2].split()[0] == str(second["reading_id"])  # newest first
+
+
+def test_readings_table_is_for_people_csv_and_json_for_programs(
+    capsys: pytest.CaptureFixture[str], fresh_db: str
+) -> None:
+    """The table shows when each reading was cast in its own local time to the minute, the
+    question cut short, no storage clock; CSV and JSON keep every column whole, and JSON
+    gives the moving lines as numbers and the tags as text in arrays, as the chart JSON
+    does."""
+    asked = "Will the parcel that left the depot on Monday arrive before the weekend?"
+    moving = cast_json(capsys, fresh_db, "姤:1,4", "--at", AT, "--question", asked)
+    cast_json(capsys, fresh_db, "乾", "--pillars", "甲辰,丙寅,戊戌,庚申", "--question", "問")
+    cast_json(capsys, fresh_db, "既濟", "--at", "2026-08-01T10:00", "--tz", "Europe/London")
+    assert run(capsys, "tag", "1", "post", "urgent", "--db", fresh_db)[0] == 0
+    assert run(capsys, "outcome", "1", "hit", "--on", "2026-12-02", "--db", fresh_db)[0] == 0
+    code, out, err = run(capsys, "readings", "--db", fresh_db)
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "id  cast              day   hexagram            moving  question                              outcome  tags",  # noqa: E501
+        "--  ----------------  ----  ------------------  ------  ------------------------------------  -------  -----------",  # noqa: E501
+        "3   2026-08-01 10:00  丁未  水火既濟",
+        "2                     戊戌  乾為天                      問",
+        "1   2026-11-30 09:15  戊申  天風姤 之 風天小畜  1,4     Will the parcel that left the depot…  hit      post,urgent",  # noqa: E501
+    ]  # fmt: skip
+    code, out, _ = run(capsys, "readings", "--json", "--db", fresh_db)
+    rows = {r["reading_id"]: r for r in json.loads(out)}
+    assert rows[1]["moving_lines"] == moving["moving_lines"] == [1, 4]
+    assert rows[1]["tags"] == ["post", "urgent"] and rows[1]["question"] == asked
+    assert (rows[2]["moving_lines"], rows[2]["tags"], rows[2]["cast_at"]) == ([], [], None)
+    assert rows[1]["cast_at"] == "2026-11-30T09:15:00+08:00"
+    assert rows[1]["created_at"] == moving["created_at"]  # to the microsecond
+    code, out, _ = run(capsys, "readings", "--jsonl", "--db", fresh_db)
+    assert [json.loads(line) for line in out.splitlines()] == json.loads(
+        run(capsys, "readings", "--json", "--db", fresh_db)[1]
+    )
+    code, out, _ = run(capsys, "readings", "--csv", "--db", fresh_db)
+    header, *_, first = out.splitlines()
+    assert header.split(",") == [
+        "reading_id",
+        "created_at",
+        "cast_at",
+        "day_gz",
+        "primary_name",
+        "changed_name",
+        "moving_lines",
+        "question",
+        "outcome",
+        "tags",
+    ]
+    assert first.startswith(f"1,{moving['created_at']},2026-11-30T09:15:00+08:00,戊申,天風姤")
+    assert first.endswith(f',"1,4",{asked},hit,"post,urgent"')
 
 
 # --- bad input: exit 2, a message, nothing written ----------------------------------------

@@ -37,7 +37,7 @@ JOURNAL = ("add_note", "record_outcome", "tag", "untag", "journal", "delete_read
 if TYPE_CHECKING:
     from yimao_db.build import build
     from yimao_db.finding import find_readings
-    from yimao_db.journal import add_note, delete_readings, journal, record_outcome, tag, untag
+    from yimao_db.journaling import add_note, delete_readings, journal, record_outcome, tag, untag
     from yimao_db.readings import cast, chart
 
 
@@ -51,10 +51,10 @@ def __getattr__(name: str) -> Any:
         from yimao_db import readings
 
         return getattr(readings, name)
-    if name in JOURNAL:
-        from yimao_db import journal as journal_module
+    if name in JOURNAL:  # (in yimao_db.journaling: a module named journal would shadow journal())
+        from yimao_db import journaling
 
-        return getattr(journal_module, name)
+        return getattr(journaling, name)
     if name == "find_readings":
         from yimao_db.finding import find_readings
 

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import time
+import types
 from dataclasses import dataclass
 
 from alembic import command
@@ -264,3 +266,15 @@ def build(db: str | URL | None = None) -> BuildReport:
     finally:
         engine.dispose()
     return BuildReport(before, head_revision(), report, time.perf_counter() - started)
+
+
+class _CallableModule(types.ModuleType):
+    """This module, callable as :func:`build`. Importing a submodule makes it an attribute of
+    its package, so once ``yimao_db.build`` (the module) is loaded, ``yimao_db.build`` is this
+    module rather than the function the package names; calling it still builds."""
+
+    def __call__(self, db: str | URL | None = None) -> BuildReport:
+        return build(db)
+
+
+sys.modules[__name__].__class__ = _CallableModule

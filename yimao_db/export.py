@@ -163,8 +163,8 @@ def parquet_available() -> bool:
 
 
 def _parquet(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> tuple[bytes, int]:
-    import pyarrow as pa  # type: ignore[import-not-found, unused-ignore]
-    import pyarrow.parquet as pq  # type: ignore[import-not-found, unused-ignore]
+    import pyarrow as pa
+    import pyarrow.parquet as pq
 
     data = list(rows)
     arrays = []

@@ -19,7 +19,7 @@ from sqlalchemy.engine import URL
 from yimao_db import lookup
 from yimao_db.dialect import MAX_ID
 from yimao_db.errors import UsageError, shown
-from yimao_db.journal import clean_tag, parse_date, shown_tag
+from yimao_db.journaling import clean_tag, parse_date, shown_tag
 from yimao_db.readings import check_text, connect
 from yimao_db.vocab import VERDICTS
 

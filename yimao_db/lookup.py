@@ -112,13 +112,18 @@ def _label(conn: Connection | None, kind: str, canonical: str, alias: str) -> st
 
 
 def ambiguous(
-    typed: str, found: list[Candidate], conn: Connection | None = None, what: str = "name"
+    typed: str,
+    found: list[Candidate],
+    conn: Connection | None = None,
+    what: str = "name",
+    hint: str = "",
 ) -> UsageError:
-    """The one-line error for a name that reads as several entities."""
+    """The one-line error for a name that reads as several entities (``hint``: another way
+    to choose, after "type it with tone marks or in characters")."""
     listed = ", ".join(_label(conn, k, c, a) for k, c, a in found)
     return UsageError(
-        f"ambiguous {what} {shown(typed)}: it may be {listed}; "
-        "type it with tone marks or in characters"
+        f"ambiguous {what} {shown(typed)}: it may be {listed}; type it with tone marks or in"
+        f" characters{', ' + hint if hint else ''}"
     )
 
 

@@ -1,17 +1,17 @@
 """``yimao check``: the journal (notes, outcomes, tags) against the journal's own rules.
 
 What ``note``, ``outcome`` and ``tag`` refuse to store is a problem when it is stored, found
-by the same functions the commands validate with (:mod:`yimao_db.journal`, one place):
+by the same functions the commands validate with (:mod:`yimao_db.journaling`, one place):
 
 * ``reading_note``: ``noted_at`` a local time with its offset
-  (:func:`~yimao_db.journal.local_time`), ``note`` text that is not empty, only spaces, NUL
-  or too long (:func:`~yimao_db.journal.note_text`);
+  (:func:`~yimao_db.journaling.local_time`), ``note`` text that is not empty, only spaces, NUL
+  or too long (:func:`~yimao_db.journaling.note_text`);
 * ``reading_outcome``: ``happened_on`` a date ``YYYY-MM-DD`` that exists
-  (:func:`~yimao_db.journal.parse_date`) and is not before the day the reading was cast
-  (:func:`~yimao_db.journal.outcome_after_reading`), ``recorded_at`` a local time, ``note``
+  (:func:`~yimao_db.journaling.parse_date`) and is not before the day the reading was cast
+  (:func:`~yimao_db.journaling.outcome_after_reading`), ``recorded_at`` a local time, ``note``
   NULL or a note;
-* ``reading_tag``: a tag that :func:`~yimao_db.journal.clean_tag` gives back unchanged
-  (:func:`~yimao_db.journal.stored_tag`): one word, no comma, space or control character,
+* ``reading_tag``: a tag that :func:`~yimao_db.journaling.clean_tag` gives back unchanged
+  (:func:`~yimao_db.journaling.stored_tag`): one word, no comma, space or control character,
   NFC, trimmed, at most 64 characters.
 
 The verdict is held by its CHECK constraint and the keys by the foreign keys (reported by
@@ -30,7 +30,7 @@ from sqlalchemy import Connection, text
 from yimao_db.check.cells import complete_tables
 from yimao_db.check.problems import Capped, CheckReport
 from yimao_db.errors import UsageError, shown
-from yimao_db.journal import (
+from yimao_db.journaling import (
     local_time,
     note_text,
     outcome_after_reading,

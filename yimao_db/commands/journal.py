@@ -13,7 +13,7 @@ from yimao_db.vocab import VERDICTS
 
 
 def cmd_note(args: argparse.Namespace) -> int:
-    from yimao_db.journal import add_note
+    from yimao_db.journaling import add_note
 
     rid = reading_id(args.id)
     engine = built_writer(args.db)
@@ -26,7 +26,7 @@ def cmd_note(args: argparse.Namespace) -> int:
 
 
 def cmd_outcome(args: argparse.Namespace) -> int:
-    from yimao_db.journal import record_outcome
+    from yimao_db.journaling import record_outcome
 
     rid = reading_id(args.id)
     engine = built_writer(args.db)
@@ -42,7 +42,7 @@ def cmd_outcome(args: argparse.Namespace) -> int:
 
 
 def cmd_tag(args: argparse.Namespace) -> int:
-    from yimao_db.journal import shown_tag, tag, untag
+    from yimao_db.journaling import shown_tag, tag, untag
 
     rid = reading_id(args.id)
     engine = built_writer(args.db)
@@ -70,7 +70,7 @@ def _confirm(summary: str) -> bool:
 
 
 def cmd_delete(args: argparse.Namespace) -> int:
-    from yimao_db.journal import delete_readings, describe_readings
+    from yimao_db.journaling import delete_readings, describe_readings
 
     ids = sorted({reading_id(i) for i in args.ids})
     if not args.yes and not sys.stdin.isatty():

@@ -8,6 +8,8 @@ import os
 import shutil
 import sys
 import time
+from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy import Connection, Engine
 
@@ -28,7 +30,7 @@ def built_writer(db: str | None) -> Engine:
 
 def chart_text(reading_id: int, args: argparse.Namespace, db: Engine | Connection) -> str:
     """A stored reading's chart as printed, in ``args.format``."""
-    from yimao_db.journal import journal
+    from yimao_db.journaling import journal
     from yimao_db.present import chart as layout
     from yimao_db.readings import chart
 
@@ -155,6 +157,7 @@ def moving_count(text: str) -> int:
 
 def cmd_readings(args: argparse.Namespace) -> int:
     from yimao_db.finding import Filters, find
+    from yimao_db.present.readings_list import json_rows, table_rows
     from yimao_db.present.table import render
 
     if args.all and args.limit is not None:
@@ -174,9 +177,14 @@ def cmd_readings(args: argparse.Namespace) -> int:
     try:
         with engine.connect() as conn:
             limit_ = None if args.all else args.limit or DEFAULT_LIMIT
-            columns, rows = find(conn, filters, limit_)
+            columns, found = find(conn, filters, limit_)
     finally:
         engine.dispose()
+    rows: Sequence[Sequence[Any]] = found
+    if args.format == "table":  # for people: narrow; every column in --csv and --json
+        columns, rows = table_rows(columns, found)
+    elif args.format in ("json", "jsonl"):
+        rows = json_rows(columns, found)
     out(render(columns, rows, args.format))
     return 0
 
@@ -295,7 +303,11 @@ def register(sub: SubParsers) -> None:
     p.set_defaults(handler=cmd_readings)
 
     p = sub.add_parser("import", help="store readings from CSV or JSON Lines in one transaction")
-    p.add_argument("file", help="CSV or JSON Lines with columns lines, at, tz, question, matter")
+    p.add_argument(
+        "file",
+        help="CSV or JSON Lines with columns lines, at, tz, question, matter (- reads standard "
+        "input)",
+    )
     p.add_argument(
         "--ids", action="store_true", help="print the new ids, one per line (summary on stderr)"
     )

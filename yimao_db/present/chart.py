@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from yimao_db.journal import Journal
+from yimao_db.journaling import Journal
 from yimao_db.present.journal_block import journal_lines
 from yimao_db.present.signs import grouped, render_signs
 from yimao_db.present.table import pad, terminal_text, width

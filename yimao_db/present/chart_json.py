@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from yimao_db.journal import Journal
+from yimao_db.journaling import Journal
 from yimao_db.readings import Chart
 
 SCHEMA = "yimao.chart/1"

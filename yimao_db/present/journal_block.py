@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from yimao_db.journal import Journal
+from yimao_db.journaling import Journal
 from yimao_db.present.table import terminal_layout
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Table, and_, or_, select, text
 
-from yimao_db import lookup, schema
+from yimao_db import lookup, names, schema
 from yimao_db.errors import UsageError, shown
 from yimao_db.names import VOCABULARIES
 from yimao_db.present.table import pad, render, terminal_layout
@@ -199,6 +199,8 @@ def show(conn: Connection, typed: str, kind: str | None = None) -> dict[str, Any
     """What ``typed`` names: a hexagram's layout data (``kind`` = hexagram, plus ``also``),
     or ``{"query", "entities": [...]}`` for every other kind it names."""
     found = lookup.entities(conn, typed)
+    if kind is None:
+        found = _hexagrams_first(conn, typed, found)
     if kind is not None:
         chosen = [f for f in found if f[0] == kind]
         if not chosen:
@@ -217,6 +219,25 @@ def show(conn: Connection, typed: str, kind: str | None = None) -> dict[str, Any
         data["also"] = [{"kind": k, "name": c} for k, c in found[1:]]
         return data
     return {"query": typed, "entities": [entity_data(conn, k, c) for k, c in found]}
+
+
+def _hexagrams_first(
+    conn: Connection, typed: str, found: list[tuple[str, str]]
+) -> list[tuple[str, str]]:
+    """Hexagrams keep priority for pinyin typed without tones too: ``kun`` names the trigram
+    坤 exactly, and reads as the hexagrams 坤 kūn and 困 kùn, so it is an error listing all
+    three (as ``qian``: 乾 qián, 謙 qiān and the trigram 乾), where 坤 or 困 alone would
+    have been shown; a name that reads as one hexagram shows it, the other kinds mentioned
+    below it. A name with tones (``jīn``, the element 金, not 晉 jìn) is what it says."""
+    if any(k == "hexagram" for k, _ in found) or names.toneless(typed) != typed:
+        return found
+    meant = lookup.candidates(conn, typed, "hexagram")
+    if len(meant) == 1:
+        return [meant[0][:2], *found]
+    if meant:
+        also = [(k, c, typed) for k, c in found]
+        raise lookup.ambiguous(typed, [*meant, *also], conn, hint=f"or give --kind {found[0][0]}")
+    return found
 
 
 def value_text(value: Any) -> str:

@@ -66,6 +66,19 @@ def pad(text: str, cells: int) -> str:
     return text + " " * (cells - width(text))
 
 
+def cut(text: str, cells: int) -> str:
+    """``text`` in at most ``cells`` terminal columns: cut short with "…" if longer."""
+    if width(text) <= cells:
+        return text
+    kept, used = [], 1  # the "…" takes a column
+    for char in text:
+        used += width(char)
+        if used > cells:
+            break
+        kept.append(char)
+    return "".join(kept) + "…"
+
+
 def _cell(value: Any) -> str:
     return "" if value is None else str(value)
 

@@ -2,7 +2,7 @@
 
 A reading's own row is never edited after the cast; what a practitioner adds later lives
 in these tables, keyed by the reading. Deleting a reading deletes its rows here in the same
-transaction (:func:`yimao_db.journal.delete`; the foreign keys also cascade).
+transaction (:func:`yimao_db.journaling.delete_readings`; the foreign keys also cascade).
 """
 
 from __future__ import annotations
