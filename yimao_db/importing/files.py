@@ -38,7 +38,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-from yimao_db.errors import UsageError
+from yimao_db.errors import UsageError, shown
 
 COLUMNS = ("lines", "at", "tz", "question", "matter")
 _KEYS = frozenset(COLUMNS)
@@ -67,13 +67,6 @@ FIELD_TOO_LONG = f"is longer than {FIELD_LIMIT:,} characters, the most a field m
 def label(number: int, line: int) -> str:
     """How an error names a row: ``row 3``, or ``row 3 (line 5)`` when the lines differ."""
     return f"row {number}" if number == line else f"row {number} (line {line})"
-
-
-def shown(value: str) -> str:
-    """A name from the file quoted for an error message, cut short if long."""
-    if len(value) <= SHOWN:
-        return repr(value)
-    return f"{value[:SHOWN]!r}… ({len(value):,} characters)"
 
 
 def _unknown(name: str, what: str) -> str:
@@ -267,7 +260,7 @@ def _json_rows(stream: IO[bytes]) -> Iterator[Row]:
         if len(data) > FIELD_LIMIT:  # else no value can be longer
             for key, value in obj.items():
                 if isinstance(value, str) and len(value) > FIELD_LIMIT:
-                    raise UsageError(f"{where}: the value of {key!r} {FIELD_TOO_LONG}")
+                    raise UsageError(f"{where}: the value of {shown(key)} {FIELD_TOO_LONG}")
         yield number, line_no, tuple(obj.get(name) for name in COLUMNS)
 
 
@@ -366,7 +359,7 @@ def _header(header: list[str]) -> list[int]:
     columns: dict[str, int] = {}
     for i, name in enumerate(header):
         if name in columns:
-            raise UsageError(f"the column {name!r} appears twice: {EXPECTED}")
+            raise UsageError(f"the column {shown(name)} appears twice: {EXPECTED}")
         if name not in COLUMNS:
             problem = f"column {i + 1} has no name" if not name.strip() else None
             raise UsageError(f"{problem or _unknown(name, 'column')}: {EXPECTED}")

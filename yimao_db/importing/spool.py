@@ -18,12 +18,12 @@ connection of its own and read back with :meth:`Spool.rows`.
 from __future__ import annotations
 
 import sqlite3
-import tempfile
 from collections.abc import Iterator
 from typing import Any
 
 from sqlalchemy import Connection
 
+from yimao_db.db import sqlite_temp_dir
 from yimao_db.errors import UsageError
 from yimao_db.readings import LINE_COLUMNS, READING_COLUMNS, ReadingRow, Rows
 
@@ -66,7 +66,7 @@ def _values(table: str, columns: int, rows: int) -> str:
 
 def _spool_error(exc: sqlite3.Error) -> UsageError:
     return UsageError(
-        f"cannot write the import's temporary file in {tempfile.gettempdir()}: {exc}"
+        f"cannot write the import's temporary file in {sqlite_temp_dir()}: {exc}"
         " (set TMPDIR to a directory with room)"
     )
 
