@@ -19,7 +19,7 @@ from sqlalchemy import Connection, Engine, Table, bindparam, delete, insert, tex
 from sqlalchemy.engine import URL
 
 from yimao_db.calendar.civiltime import default_tz
-from yimao_db.dialect import MAX_ID
+from yimao_db.dialect import MAX_ID, lock_reading
 from yimao_db.errors import UsageError
 from yimao_db.readings import check_text, connect
 from yimao_db.vocab import VERDICTS
@@ -192,6 +192,7 @@ def record_outcome(
         "recorded_at": now_local(),
     }
     with connect(db, write=True) as conn:
+        lock_reading(conn, reading_id)  # concurrent writers take turns (PostgreSQL)
         require_readings(conn, [reading_id])
         before = _outcome(conn, reading_id)
         if before is None:
@@ -213,6 +214,7 @@ def tag(reading_id: int, tags: Sequence[str], db: Db = None) -> list[str]:
     if not wanted:
         raise UsageError("no tag given: expected one or more tags")
     with connect(db, write=True) as conn:
+        lock_reading(conn, reading_id)  # concurrent writers take turns (PostgreSQL)
         require_readings(conn, [reading_id])
         have = set(_tags(conn, reading_id))
         new = [t for t in wanted if t not in have]
@@ -229,6 +231,7 @@ def untag(reading_id: int, tags: Sequence[str], db: Db = None) -> list[str]:
     if not wanted:
         raise UsageError("no tag given: expected one or more tags")
     with connect(db, write=True) as conn:
+        lock_reading(conn, reading_id)  # concurrent writers take turns (PostgreSQL)
         require_readings(conn, [reading_id])
         have = _tags(conn, reading_id)
         missing = [t for t in wanted if t not in have]
