@@ -227,8 +227,9 @@ def describe_loss(lost: Iterable[DataLoss]) -> str:
 def refuse_data_loss(context: MigrationContext, *, forced: bool) -> None:
     """After the steps of a downgrade, before its commit: unless ``forced``, raise alembic's
     CommandError (``FAILED: …`` on the command line) naming what the downgrade would delete,
-    so that its transaction is rolled back and the database stays as it was; when forced,
-    say what was deleted (alembic's messages, on stdout)."""
+    so that its transaction is rolled back and the database stays as it was (a caller that
+    gave alembic its own connection must roll back on the error, as ``with engine.begin()``
+    does); when forced, say what was deleted (alembic's messages, on stdout)."""
     from alembic.util import CommandError, msg
 
     lost = data_lost(context)
