@@ -4,14 +4,16 @@
 migrations and the seed share one transaction. The ``alembic`` command line (``alembic check``,
 ``alembic revision --autogenerate``) connects to ``-x db=PATH_OR_URL``, ``$YIMAO_DB_URL`` or
 ``./yimao.db``. Revisions carry frozen DDL and view SQL; only this file sees the live models,
-for autogenerate and ``alembic check``.
+for autogenerate and ``alembic check``. A downgrade that would delete user data (readings,
+their notes, outcomes, tags or matter) is rolled back with a message naming it, unless run
+with ``-x force=1`` (:func:`yimao_db.migrating.refuse_data_loss`).
 """
 
 from __future__ import annotations
 
 from alembic import context
 
-from yimao_db import dialect
+from yimao_db import dialect, migrating
 from yimao_db.db import writer_engine
 from yimao_db.schema import metadata
 
@@ -43,6 +45,9 @@ def _run(connection: object) -> None:
     )
     with context.begin_transaction():
         context.run_migrations()
+        # a downgrade that would delete user data is undone here unless -x force=1
+        forced = migrating.forced(context.get_x_argument(as_dictionary=True))
+        migrating.refuse_data_loss(context.get_context(), forced=forced)
 
 
 if context.is_offline_mode():

@@ -195,3 +195,74 @@ def test_a_writer_waits_for_another_instead_of_failing(sqlite_built_db: str) -> 
     finally:
         holder.dispose()
         other.dispose()
+
+
+# --- tags and outcomes of one reading, from many processes at once ---------------------------
+
+JOURNAL_ROUNDS = 10
+JOURNAL_TAGS = 12
+
+
+def journal_many(db: str, reading_id: int, start: Barrier, results: Any, worker: int) -> None:
+    """A process that tags one reading and records its outcome, ``JOURNAL_ROUNDS`` times each;
+    reports the tags each ``tag`` said were new and the outcome each ``record_outcome`` replaced."""
+    from yimao_db.journaling import record_outcome, tag
+
+    added: list[str] = []
+    replaced: list[str | None] = []
+    errors: list[str] = []
+    engine = writer_engine(db)
+    try:
+        start.wait(timeout=120)
+        for i in range(JOURNAL_ROUNDS):
+            try:
+                wanted = [f"t{(worker + i) % JOURNAL_TAGS}", f"t{(worker * 3 + i) % JOURNAL_TAGS}"]
+                added += tag(reading_id, wanted, db=engine)
+                verdict = ("hit", "miss", "partial")[i % 3]
+                before = record_outcome(reading_id, verdict, note=f"{worker}.{i}", db=engine)
+                replaced.append(None if before is None else before.note)
+            except Exception as exc:  # reported to the test, which fails on any
+                errors.append(f"{type(exc).__name__}: {exc}")
+    except Exception:
+        errors.append(traceback.format_exc())
+    finally:
+        engine.dispose()
+        results.put((worker, added, replaced, errors))
+
+
+def test_tags_and_outcomes_of_one_reading_at_once(target_db: str) -> None:
+    """8 processes tag one reading and record its outcome at the same time: none fails (on
+    PostgreSQL a unique violation did, issue #24), and they take turns as on SQLite: each
+    tag is reported new by exactly one call, and each outcome replaces exactly the one
+    recorded before it (one call found none; the last one recorded is the one stored)."""
+    from yimao_db.journaling import journal
+    from yimao_db.readings import cast
+
+    reading_id = cast(**CASTS[0], db=target_db)
+    start = CONTEXT.Barrier(WRITERS)
+    results = CONTEXT.Queue()
+    procs = [
+        CONTEXT.Process(target=journal_many, args=(target_db, reading_id, start, results, w))
+        for w in range(WRITERS)
+    ]
+    for p in procs:
+        p.start()
+    added: list[str] = []
+    replaced: list[str | None] = []
+    errors: list[str] = []
+    for _ in procs:
+        _worker, got, before, failed = results.get(timeout=300)
+        added += got
+        replaced += before
+        errors += failed
+    for p in procs:
+        p.join(timeout=60)
+        assert p.exitcode == 0
+    assert errors == []
+    stored = journal(reading_id, db=target_db)
+    assert sorted(added) == sorted(stored.tags) == sorted(f"t{i}" for i in range(JOURNAL_TAGS))
+    recorded = {f"{w}.{i}" for w in range(WRITERS) for i in range(JOURNAL_ROUNDS)}
+    assert len(replaced) == len(recorded)
+    assert replaced.count(None) == 1
+    assert stored.outcome is not None and stored.outcome.note in recorded
+    assert sorted(n for n in replaced if n is not None) == sorted(recorded - {stored.outcome.note})

@@ -5,12 +5,14 @@ Every step runs as ``yimao build`` runs migrations: ``command.upgrade``/``downgr
 that is already inside its ``BEGIN IMMEDIATE`` transaction.
 
 Readings live in revision 0003: downgrading *past* 0003 drops the reading tables and with them
-the readings (documented in docs/reliability.md). Every other step keeps them byte for byte,
-and ``yimao build`` on a database at any revision from 0003 on upgrades it keeping them.
+the readings (documented in docs/reliability.md; only with ``-x force=1``). Every other step
+keeps them byte for byte, and ``yimao build`` on a database at any revision from 0003 on
+upgrades it keeping them.
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import sqlite3
@@ -21,6 +23,7 @@ from typing import Any
 import pytest
 from alembic import command
 from alembic.script import ScriptDirectory
+from alembic.util import CommandError
 from helpers import cast_into, seed_existing
 from sqlalchemy import Connection, Engine, event, select, text
 
@@ -66,11 +69,13 @@ def writer(db: str) -> Iterator[Engine]:
         engine.dispose()
 
 
-def step(engine: Engine, direction: str) -> str | None:
-    """One revision up (``+1``) or down (``-1``) in one transaction; returns the new revision."""
+def step(engine: Engine, direction: str, *, force: bool = False) -> str | None:
+    """One revision up (``+1``) or down (``-1``) in one transaction; returns the new revision.
+    ``force``: ``-x force=1``, a downgrade may delete readings (tests/test_downgrade_data.py)."""
     with engine.begin() as conn:
         cfg = alembic_config()
         cfg.attributes["connection"] = conn
+        cfg.cmd_opts = argparse.Namespace(x=["force=1"] if force else [])
         if direction == "+1":
             command.upgrade(cfg, "+1")
         else:
@@ -189,7 +194,7 @@ def test_walk_base_head_base_head(tmp_path: Path) -> None:
 
     with writer(db) as engine:  # head → base, readings intact while their tables exist
         for rev in reversed([None, *revs[:-1]]):
-            assert step(engine, "-1") == rev
+            assert step(engine, "-1", force=True) == rev
             if has_readings(rev):
                 assert reading_rows(db) == rows
                 assert charts(db, ids) == before
@@ -257,15 +262,20 @@ def test_build_upgrades_an_older_database_keeping_readings(tmp_path: Path, revis
 
 
 def test_downgrade_past_readings_drops_them(tmp_path: Path) -> None:
-    """The documented limit: revision 0003's downgrade drops the reading tables."""
+    """The documented limit: revision 0003's downgrade drops the reading tables — only when
+    forced (``-x force=1``); else it refuses and changes nothing."""
     db = str(tmp_path / "drop.db")
     build(db)
     cast_readings(db)
     with writer(db) as engine:
         while step(engine, "-1") != READINGS_REVISION:
             pass
-        assert reading_rows(db)["reading"]
-        step(engine, "-1")
+        rows = reading_rows(db)
+        assert rows["reading"]
+        with pytest.raises(CommandError, match=r"4 readings, lines included \(revision 0003\)"):
+            step(engine, "-1")
+        assert reading_rows(db) == rows
+        step(engine, "-1", force=True)
     assert not {"reading", "reading_line"} & tables_of(db)
     build(db)
     assert reading_rows(db) == {"reading": [], "reading_line": []}

@@ -5,11 +5,13 @@ says); the whole suite also runs on PostgreSQL with ``YIMAO_TEST_BACKEND=postgre
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from helpers import execute_unchecked, run
@@ -17,6 +19,9 @@ from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.engine import make_url
 
 from yimao_db.db import ENV_VAR, reader_engine, writer_engine
+
+if TYPE_CHECKING:
+    import psycopg
 
 pytestmark = pytest.mark.needs_pg
 
@@ -243,13 +248,136 @@ def test_sql_refuses_effects_on_postgresql(
 
 
 def test_sql_always_rolls_back_on_postgresql(built_pg: str, report_db: str) -> None:
-    """The layer under the function checks: a large object made inside yimao sql's transaction
-    (READ ONLY does not stop lo_from_bytea) is gone when the transaction ends."""
+    """The layers under the function checks: a large object made inside yimao sql's
+    transaction (READ ONLY does not stop lo_from_bytea) is gone when the transaction ends;
+    the role of docs/interop.md may not make one at all."""
+    import psycopg
+
     from yimao_db.sql.session import PostgresSession, open_session
 
     before = server_state(built_pg)
     for db in (report_db, built_pg):
         with open_session(make_url(db), deadline=None) as session:
             assert isinstance(session, PostgresSession)
-            execute_unchecked(session, "SELECT lo_from_bytea(0, 'x')")
+            if db == report_db:
+                with pytest.raises(psycopg.errors.InsufficientPrivilege, match="lo_from_bytea"):
+                    execute_unchecked(session, "SELECT lo_from_bytea(0, 'x')")
+            else:
+                execute_unchecked(session, "SELECT lo_from_bytea(0, 'x')")
     assert server_state(built_pg) == before
+
+
+# --- issue #24: functions called without "name(" (attribute notation) --------------------
+
+
+def stats_reset(db: str) -> object:
+    """When the shared bgwriter statistics were last reset (pg_stat_reset_shared moves it)."""
+    engine = create_engine(make_url(db).set(username="postgres", password=None))
+    try:
+        with engine.connect() as conn:
+            return conn.exec_driver_sql("SELECT stats_reset FROM pg_stat_bgwriter").scalar()
+    finally:
+        engine.dispose()
+
+
+def libpq(db: str) -> str:
+    """``db`` as a libpq URI (psycopg's own), password kept."""
+    return make_url(db).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+@contextlib.contextmanager
+def other_session(db: str) -> Iterator[psycopg.Connection[tuple[object, ...]]]:
+    """Another session of the role of ``db``: what (pid).pg_terminate_backend would end."""
+    import psycopg
+
+    with psycopg.connect(libpq(db), autocommit=True) as conn:
+        yield conn
+
+
+def attribute_calls(pid: int) -> list[tuple[str, str]]:
+    """Every call of issue #24, written as attribute notation; ``pid`` is another session."""
+    from test_sql import PG_ATTRIBUTE_CALLS
+
+    return [
+        *PG_ATTRIBUTE_CALLS,
+        (f"SELECT ({pid}).pg_terminate_backend", "pg_terminate_backend"),
+        (f"SELECT ({pid}).pg_cancel_backend", "pg_cancel_backend"),
+    ]
+
+
+@pytest.mark.parametrize("who", ["report", "superuser"])
+def test_sql_refuses_attribute_notation_calls(
+    capsys: pytest.CaptureFixture[str], built_pg: str, report_db: str, who: str
+) -> None:
+    """``(x).f`` is ``f(x)``: each call of issue #24 is refused by yimao sql, as the read-only
+    role of docs/interop.md and as a superuser, and nothing happens: no large object, lock,
+    statistics reset; the other session of the same role lives on."""
+    db = report_db if who == "report" else built_pg
+    before = server_state(built_pg), stats_reset(built_pg)
+    with other_session(db) as victim:
+        for query, name in attribute_calls(victim.info.backend_pid):
+            code, out, err = run(capsys, "sql", query, "--db", db)
+            assert (code, out) == (2, ""), (who, query, err)
+            assert err.startswith(f"error: yimao sql does not run {name}()"), (who, query, err)
+        code, out, err = run(
+            capsys, "sql", "SELECT :p.pg_read_file", "-p", "p=/etc/hostname", "--db", db
+        )
+        assert (code, out) == (2, "") and "pg_read_file()" in err, err
+        assert victim.execute("SELECT 1").fetchone() == (1,)
+    assert (server_state(built_pg), stats_reset(built_pg)) == before
+
+
+def test_the_read_only_role_cannot_act_through_any_client(built_pg: str, report_db: str) -> None:
+    """The recipe of docs/interop.md, run as written, takes the calls away from the role
+    itself: each call of issue #24, as attribute notation and as a plain call, sent straight
+    through psycopg (no yimao sql, read-only switched off) fails with permission denied."""
+    import psycopg
+
+    before = server_state(built_pg), stats_reset(built_pg)
+    with other_session(report_db) as victim:
+        calls = attribute_calls(victim.info.backend_pid)
+        plain = [
+            (re.sub(r"SELECT \((.*)\)\.(\w+)$", r"SELECT \2(\1)", query), name)
+            for query, name in calls
+        ]
+        assert all("(" in query.split(name)[1] for query, name in plain)
+        with psycopg.connect(libpq(report_db), autocommit=True) as conn:
+            conn.execute("SET default_transaction_read_only = off")  # only a default
+            for query, name in [*calls, *plain]:
+                with pytest.raises(psycopg.errors.InsufficientPrivilege, match=name):
+                    conn.execute(query)
+            for query in [
+                "SELECT query_to_xml('SELECT 1', true, true, '')",
+                "SELECT lo_from_bytea(0, 'x')",
+                "SELECT lo_create(0)",
+                "SELECT ts_rewrite('a'::tsquery, 'SELECT ''a''::tsquery, ''b''::tsquery')",
+                "SELECT pg_try_advisory_xact_lock(1, 2)",
+            ]:
+                with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                    conn.execute(query)
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute("INSERT INTO reading_tag (reading_id, tag) VALUES (1, 'x')")
+        assert victim.execute("SELECT 1").fetchone() == (1,)
+    assert (server_state(built_pg), stats_reset(built_pg)) == before
+
+
+def test_no_operator_cast_or_type_calls_a_volatile_function(built_pg: str) -> None:
+    """What the guard of yimao sql relies on: PostgreSQL's other implicit calls (operators,
+    casts, type input and subscripts, selectivity estimators, aggregates' support functions)
+    reach no volatile function, so no name in the text hides one."""
+    engine = create_engine(built_pg)
+    try:
+        with engine.connect() as conn:
+            found = conn.exec_driver_sql(
+                "SELECT p.oid::regprocedure::text FROM pg_proc p WHERE p.provolatile = 'v' AND ("
+                " p.oid IN (SELECT oprcode FROM pg_operator UNION SELECT oprrest FROM pg_operator"
+                " UNION SELECT oprjoin FROM pg_operator)"
+                " OR p.oid IN (SELECT castfunc FROM pg_cast)"
+                " OR p.oid IN (SELECT typinput FROM pg_type UNION SELECT typreceive FROM pg_type"
+                " UNION SELECT typmodin FROM pg_type UNION SELECT typsubscript FROM pg_type)"
+                " OR p.oid IN (SELECT aggtransfn FROM pg_aggregate"
+                " UNION SELECT aggfinalfn FROM pg_aggregate))"
+            ).all()
+    finally:
+        engine.dispose()
+    assert found == []

@@ -404,6 +404,21 @@ def test_postgresql_show_and_table(capsys: pytest.CaptureFixture[str], built_db:
     assert code == 0 and out.startswith("ordinal,name,world,response\n")
 
 
+def test_postgresql_names_that_call_nothing_run(
+    capsys: pytest.CaptureFixture[str], built_db: str
+) -> None:
+    """Every name of a statement is looked up (attribute notation calls without "("), but
+    not the functions no statement can call: TABLESAMPLE's handlers take ``internal``."""
+    if backend_of(built_db) != POSTGRESQL:
+        pytest.skip("PostgreSQL statements")
+    query = "SELECT count(*) AS system FROM hexagram TABLESAMPLE SYSTEM (100)"
+    code, out, err = run(capsys, "sql", query, "--csv", "--db", built_db)
+    assert (code, err, out) == (0, "", "system\n64\n")
+    query = "SELECT (h.name).length AS n FROM hexagram h WHERE king_wen = 1"
+    code, out, err = run(capsys, "sql", query, "--csv", "--db", built_db)
+    assert (code, err, out) == (0, "", "n\n3\n")
+
+
 # --- errors --------------------------------------------------------------------------------
 
 
@@ -543,9 +558,25 @@ SQLITE_FORBIDDEN_CALLS = [
     ("SELECT fts5(NULL)", "fts5"),
     ("SELECT rtreenode(2, x'00')", "rtreenode"),
     ("SELECT 'a' MATCH 'b'", "match"),
+    ("SELECT \"load_extension\"('/nonexistent/lib')", "load_extension"),
+    ("SELECT `load_extension`('/nonexistent/lib')", "load_extension"),
+    ("SELECT [load_extension]('/nonexistent/lib')", "load_extension"),
+    ("SELECT hex(`fts3_tokenizer`('simple'))", "fts3_tokenizer"),
+    ("SELECT 'a' REGEXP 'b'", "regexp"),
     ("SELECT changes()", "changes"),
     ("SELECT total_changes()", "total_changes"),
     ("SELECT last_insert_rowid()", "last_insert_rowid"),
+]
+# The calls of issue #24 that ran through attribute notation (a superuser's); pg_terminate_backend
+# is tried on another session in tests/test_postgres.py.
+PG_ATTRIBUTE_CALLS = [
+    ("SELECT ('/etc/passwd'::text).pg_read_file", "pg_read_file"),
+    ("SELECT ('.'::text).pg_ls_dir", "pg_ls_dir"),
+    ("SELECT ('bgwriter'::text).pg_stat_reset_shared", "pg_stat_reset_shared"),
+    ("SELECT ('x'::text).pg_create_restore_point", "pg_create_restore_point"),
+    ("SELECT ('/etc/hostname'::text).lo_import", "lo_import"),
+    ("SELECT ('SELECT to_tsvector(''x'')'::text).ts_stat", "ts_stat"),
+    ("SELECT (42::bigint).pg_advisory_lock", "pg_advisory_lock"),
 ]
 POSTGRESQL_FORBIDDEN_CALLS = [
     ("SELECT lo_from_bytea(0, 'x')", "lo_from_bytea"),
@@ -587,6 +618,13 @@ POSTGRESQL_FORBIDDEN_CALLS = [
     ("SELECT pg_logical_emit_message(false, 'yimao', 'x')", "pg_logical_emit_message"),
     ("SELECT pg_switch_wal()", "pg_switch_wal"),
     ("SELECT 1 WHERE 'x' = ANY (SELECT lo_from_bytea(0, 'x')::text)", "lo_from_bytea"),
+    # attribute notation: PostgreSQL reads (x).f, t.f and $1.f as f(x), without "f("
+    *PG_ATTRIBUTE_CALLS,
+    ('SELECT (42::bigint) . /* ( */ "pg_advisory_lock"', "pg_advisory_lock"),
+    ("SELECT (t.k).pg_advisory_xact_lock FROM (VALUES (7::bigint)) t (k)", "pg_advisory_xact_lock"),
+    ("SELECT ('/etc/hostname'::text).U&\"pg\\005fread_file\"", "pg_read_file"),
+    ("SELECT 1 FROM hexagram h WHERE (h.king_wen::int8).pg_advisory_lock", "pg_advisory_lock"),
+    ("SELECT (pg_backend_pid()).pg_cancel_backend", "pg_cancel_backend"),
 ]
 
 

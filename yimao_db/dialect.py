@@ -112,6 +112,19 @@ def postgresql_reader_session() -> tuple[str, ...]:
     return ("SET plan_cache_mode = force_generic_plan",)
 
 
+def lock_reading(conn: Connection, reading_id: int) -> None:
+    """Make the writers of one reading's journal take turns, until ``conn``'s transaction
+    ends. SQLite writers already do: each holds the database's write lock from its
+    ``BEGIN IMMEDIATE``. PostgreSQL writers run side by side, so two that both found a tag
+    or an outcome missing would both insert it (a unique violation): the reading's row is
+    locked ``FOR NO KEY UPDATE`` (casts and notes, which only refer to it, go on), and in
+    READ COMMITTED the next statement sees what the writer before committed."""
+    if backend(conn) == POSTGRESQL:
+        conn.execute(
+            text("SELECT id FROM reading WHERE id = :id FOR NO KEY UPDATE"), {"id": reading_id}
+        )
+
+
 # --- reading on the driver's own cursor -----------------------------------------------------
 
 

@@ -26,7 +26,7 @@ from sqlalchemy import Connection, Engine, Table, bindparam, delete, insert, tex
 from sqlalchemy.engine import URL
 
 from yimao_db.calendar.civiltime import default_tz
-from yimao_db.dialect import MAX_ID
+from yimao_db.dialect import MAX_ID, lock_reading
 from yimao_db.errors import UsageError, shown
 from yimao_db.readings import check_text, connect
 from yimao_db.vocab import VERDICTS
@@ -267,6 +267,7 @@ def record_outcome(
         "recorded_at": now_local(),
     }
     with connect(db, write=True) as conn:
+        lock_reading(conn, reading_id)  # concurrent writers take turns (PostgreSQL)
         require_readings(conn, [reading_id])
         outcome_after_reading(happened, _cast_at(conn, reading_id))
         before = _outcome(conn, reading_id)
@@ -289,6 +290,7 @@ def tag(reading_id: int, tags: Sequence[str], db: Db = None) -> list[str]:
     if not wanted:
         raise UsageError("no tag given: expected one or more tags")
     with connect(db, write=True) as conn:
+        lock_reading(conn, reading_id)  # concurrent writers take turns (PostgreSQL)
         require_readings(conn, [reading_id])
         have = set(_tags(conn, reading_id))
         new = [t for t in wanted if t not in have]
@@ -312,6 +314,7 @@ def untag(reading_id: int, tags: Sequence[str], db: Db = None) -> list[str]:
         if not isinstance(t, str):
             raise UsageError(f"a tag must be text, got {type(t).__name__}")
     with connect(db, write=True) as conn:
+        lock_reading(conn, reading_id)  # concurrent writers take turns (PostgreSQL)
         require_readings(conn, [reading_id])
         have = _tags(conn, reading_id)
         found = {t: [h for h in have if h == t or tag_key(h) == tag_key(t)] for t in given}

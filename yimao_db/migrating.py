@@ -13,6 +13,11 @@ calls these operations on alembic's ``op``:
 - :func:`previous_views`: those old versions, for a revision that must drop them before it
   changes the tables they select from and create the new ones after.
 
+A downgrade that drops what people stored (readings, their notes, outcomes and tags, what a
+reading is about) calls :func:`user_data_dropped` first; the environment
+(``migrations/env.py``) then refuses the whole downgrade, naming what it would delete and
+changing nothing, unless it is run with ``-x force=1`` (:func:`refuse_data_loss`).
+
 A revision that changes a view lists it together with every view that selects from it
 (PostgreSQL will not drop a view another one depends on): ``python -m yimao_db.views
 revision NAME`` prints that list with the SQL of the package's definitions, and the tests
@@ -22,7 +27,7 @@ check that the head revisions agree with :func:`yimao_db.views.views`.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -170,3 +175,77 @@ def _rebuild_sqlite_table(conn: Connection, table: str, with_rowid: bool) -> Non
     conn.exec_driver_sql(f'ALTER TABLE "{temp}" RENAME TO "{table}"')
     for index in indexes:
         conn.exec_driver_sql(index)
+
+
+# --- downgrades that would delete what people stored ------------------------------------------
+
+FORCE = "force"  # alembic -x force=1: a downgrade may delete user data
+_LOST = "yimao_user_data_lost"  # the migration context's record of it, for env.py
+
+
+@dataclass(frozen=True)
+class DataLoss:
+    """What one downgrade step would delete: ``count`` rows, described by ``what`` (a format
+    string with ``{n}`` and ``{s}``, the plural ending)."""
+
+    revision: str
+    what: str
+    count: int
+
+    def __str__(self) -> str:
+        return self.what.format(n=self.count, s="" if self.count == 1 else "s")
+
+
+def user_data_dropped(op: Operations, revision: str, counts: Mapping[str, str]) -> None:
+    """Called first in a ``downgrade()`` that drops user data: ``counts`` maps a description
+    (``"{n} note{s}"``) to the SQL counting the rows this step deletes. Each one found is
+    recorded in the migration context; :func:`refuse_data_loss` decides after the last step,
+    before anything is committed. The steps of one ``alembic downgrade`` run in one
+    transaction (``transaction_per_migration`` is off), so the refusal undoes them all."""
+    conn = op.get_bind()
+    lost: list[DataLoss] = op.get_context().opts.setdefault(_LOST, [])
+    for what, sql in counts.items():
+        count = int(conn.exec_driver_sql(sql).scalar_one())
+        if count:
+            lost.append(DataLoss(revision, what, count))
+
+
+def data_lost(context: MigrationContext) -> list[DataLoss]:
+    """What the steps run in ``context`` recorded with :func:`user_data_dropped`."""
+    return list(context.opts.get(_LOST, ()))
+
+
+def describe_loss(lost: Iterable[DataLoss]) -> str:
+    """``3 notes, 1 outcome (revision 0007) and 2 readings, lines included (revision 0003)``."""
+    by_revision: dict[str, list[str]] = {}
+    for loss in lost:
+        by_revision.setdefault(loss.revision, []).append(str(loss))
+    parts = [f"{', '.join(items)} (revision {rev})" for rev, items in by_revision.items()]
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
+def refuse_data_loss(context: MigrationContext, *, forced: bool) -> None:
+    """After the steps of a downgrade, before its commit: unless ``forced``, raise alembic's
+    CommandError (``FAILED: …`` on the command line) naming what the downgrade would delete,
+    so that its transaction is rolled back and the database stays as it was (a caller that
+    gave alembic its own connection must roll back on the error, as ``with engine.begin()``
+    does); when forced, say what was deleted (alembic's messages, on stdout)."""
+    from alembic.util import CommandError, msg
+
+    lost = data_lost(context)
+    if not lost:
+        return
+    said = describe_loss(lost)
+    if forced:
+        msg(f"the downgrade deleted user data (-x {FORCE}=1): {said}")
+        return
+    raise CommandError(
+        f"this downgrade would delete user data: {said}; nothing was changed. Back the "
+        "database up first (copy the file, or pg_dump) and run the downgrade again with "
+        f"-x {FORCE}=1 to delete it."
+    )
+
+
+def forced(x_arguments: Mapping[str, str]) -> bool:
+    """Whether alembic's ``-x`` arguments allow a downgrade to delete user data."""
+    return x_arguments.get(FORCE, "").strip().lower() in ("1", "yes", "true")

@@ -346,6 +346,9 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    migrating.user_data_dropped(
+        op, "0003", {"{n} reading{s}, lines included": "SELECT COUNT(*) FROM reading"}
+    )
     migrating.drop_views(op, VIEWS)
     op.drop_table("reading_line")
     op.drop_table("reading")

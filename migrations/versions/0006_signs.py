@@ -2321,6 +2321,15 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    migrating.user_data_dropped(
+        op,
+        "0006",
+        {
+            "the matter (reading.matter) of {n} reading{s}": (
+                "SELECT COUNT(*) FROM reading WHERE matter IS NOT NULL"
+            )
+        },
+    )
     migrating.require_foreign_keys_off(op)
     migrating.drop_views(op, VIEWS)
     with op.batch_alter_table("source_passage", schema=None) as batch_op:

@@ -135,6 +135,15 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    migrating.user_data_dropped(
+        op,
+        "0007",
+        {
+            "{n} note{s}": "SELECT COUNT(*) FROM reading_note",
+            "{n} outcome{s}": "SELECT COUNT(*) FROM reading_outcome",
+            "{n} tag{s} on readings": "SELECT COUNT(*) FROM reading_tag",
+        },
+    )
     migrating.restore_views(op, VIEWS, REPLACES)
     op.drop_index("ix_reading_tag_tag", table_name="reading_tag")
     op.drop_table("reading_tag")

@@ -19,9 +19,17 @@ call is checked against the database's own view of it, not against the text:
   ``sqlite_version``, ``sqlite_source_id``, ``sqlite_compileoption_get``/``_used`` (as
   ``PRAGMA compile_options`` is). Any function not listed — one added by a newer SQLite or
   by an extension — is refused until someone decides.
-* PostgreSQL: every name written as a call in the statement, and in the definition of
-  every view it may read (``pg_get_viewdef``, followed into the views those read), is
-  looked up in ``pg_proc``; refused are the names with a VOLATILE function (large objects,
+* PostgreSQL: every name in the statement — wherever it stands, not only before ``(`` —
+  and every name written as a call in the definition of every view it may read
+  (``pg_get_viewdef``, followed into the views those read), is looked up in ``pg_proc``.
+  PostgreSQL calls a function without ``name(`` too: attribute notation ``(x).f``,
+  ``t.f`` and ``$1.f`` is ``f(x)``, so a name is refused wherever it is written (even as
+  an alias; :data:`PG_FUNCTIONS_SQL` leaves out functions no statement can call: those
+  taking ``internal``, and trigger functions). ``pg_get_viewdef`` prints every call as
+  ``f(…)``, so the views are searched for calls only (their columns may share a name with a
+  function). No built-in operator, cast or type input function is volatile (the tests
+  check the server), so those call nothing refused. Refused are the names with a VOLATILE
+  function (large objects,
   files, locks, sequences, settings, signals, WAL and replication, notifications, the
   ``query_to_xml`` and ``ts_stat`` families that run SQL of their own, dblink, …) except
   :data:`PG_VOLATILE_ALLOWED`, and the few that are not volatile but still act:
@@ -179,10 +187,15 @@ PG_DENIED = frozenset(
     table_to_xml_and_xmlschema schema_to_xml schema_to_xmlschema schema_to_xml_and_xmlschema
     database_to_xml database_to_xmlschema database_to_xml_and_xmlschema""".split()
 )
-# Every function named so, in any schema, with its volatility.
+# Every function named so, in any schema, with its volatility; not those a statement cannot
+# call (an ``internal`` argument: handlers such as TABLESAMPLE's ``system``; trigger functions).
 PG_FUNCTIONS_SQL = (
     "SELECT p.proname::text, p.provolatile::text FROM pg_catalog.pg_proc p "
-    "WHERE p.proname::text = ANY(%(names)s)"
+    "WHERE p.proname::text = ANY(%(names)s) "
+    "AND NOT 'pg_catalog.internal'::pg_catalog.regtype::pg_catalog.oid "
+    "= ANY(p.proargtypes::pg_catalog.oid[]) "
+    "AND p.prorettype NOT IN ('pg_catalog.trigger'::pg_catalog.regtype, "
+    "'pg_catalog.event_trigger'::pg_catalog.regtype)"
 )
 # The definitions of the views named so, in any schema, not yet read.
 PG_VIEWS_SQL = (

@@ -24,8 +24,9 @@ PostgreSQL (psycopg, whatever driver the URL names):
   (backslashes in '…' are text, as :mod:`yimao_db.sql.lex` reads them) and, from
   PostgreSQL 14, ``client_connection_check_interval`` (the server notices within a second
   that yimao is gone);
-* the function checks of :mod:`yimao_db.sql.guard`, on the text and on the definitions of
-  the views it may read, before the statement runs;
+* the function checks of :mod:`yimao_db.sql.guard`, on every name of the text (a call,
+  attribute notation ``(x).f``, anything) and on the calls in the definitions of the views
+  it may read, before the statement runs;
 * rows come through a server-side cursor (``DECLARE`` … ``FETCH``), a batch at a time,
   over the statement as a sub-query whose rows the server measures: one larger than
   :data:`PG_MAX_ROW` bytes fails the query instead of reaching yimao (this also refuses a
@@ -191,8 +192,10 @@ class PostgresSession:
         self, statement: sqllex.Statement, params: Mapping[str, Any]
     ) -> tuple[list[str] | None, Fetch]:
         bound = dict(params) or None
-        calls = sqllex.called_names(statement.pieces)
-        self._refuse_calls(calls | self._view_calls(sqllex.identifiers(statement.pieces)))
+        # Every name of the statement, not only those before "(": PostgreSQL reads
+        # (x).f, t.f and $1.f as f(x) (see yimao_db.sql.guard).
+        names = sqllex.identifiers(statement.pieces)
+        self._refuse_calls(names | self._view_calls(names))
         keyword = sqllex.first_keyword(statement.pieces)
         sql = sqllex.driver_sql(POSTGRESQL, statement.pieces, with_params=bound is not None)
         cursor: psycopg.Cursor[Any] | psycopg.ServerCursor[Any]
