@@ -55,7 +55,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             sys.stderr.write(warning + "\n")
             sys.stderr.flush()
         try:
-            site.serve(served, meta, sock)
+            site.serve(served, meta, site.guide(tables), sock)
         finally:
             sock.close()
     return 0

@@ -167,7 +167,11 @@ def _printf(guard: ServeAuthorizer, name: str) -> Any:
                 "of the site"
             )
             raise ValueError(guard.stopped)
-        return _builtin(name, args)
+        made = _builtin(name, args)
+        if made is None and args and args[0] is not None:  # SQLite says nothing else
+            guard.stopped = f"{name}() would make a value of more than {VALUE_LIMIT:,} bytes"
+            raise ValueError(guard.stopped)
+        return made
 
     return call
 
@@ -249,7 +253,7 @@ def deadline(conn: sqlite3.Connection, milliseconds: int) -> Iterator[None]:
         timer.cancel()
 
 
-class RowsTooBig(sqlite3.DatabaseError):
+class RowsTooBig(sqlite3.OperationalError):
     """The rows of a query passed :data:`ROWS_LIMIT`."""
 
 
@@ -281,33 +285,36 @@ def fetch(cursor: sqlite3.Cursor, count: int | None) -> list[Any]:
 
 def explained(exc: BaseException, guard: ServeAuthorizer | None = None) -> BaseException:
     """The error a visitor sees for ``exc``, raised by SQL run under ``guard``: a sqlite3
-    error (datasette shows its message) saying what was refused and the limit."""
+    OperationalError (datasette shows its message on every page, as a 400) saying what was
+    refused and the limit."""
     if isinstance(exc, RowsTooBig):
         return exc
     if isinstance(exc, sqlite3.DatabaseError) and guard is not None and guard.stopped:
-        return sqlite3.DatabaseError(f"yimao serve stopped the query: {guard.stopped}")
+        return sqlite3.OperationalError(f"yimao serve stopped the query: {guard.stopped}")
     if isinstance(exc, sqlite3.DatabaseError) and guard is not None and guard.refused:
-        return sqlite3.DatabaseError(
+        return sqlite3.OperationalError(
             f"yimao serve does not run {guard.refused}(): only functions that compute a "
             "value from their arguments and the data are allowed, as in yimao sql "
             "(docs/interop.md)"
         )
-    if isinstance(exc, sqlite3.DatabaseError) and getattr(exc, "sqlite_errorname", "") == "SQLITE_TOOBIG":
-        return sqlite3.DatabaseError(
+    if getattr(exc, "sqlite_errorname", "") == "SQLITE_TOOBIG":
+        return sqlite3.OperationalError(
             f"{exc} (yimao serve allows up to {VALUE_LIMIT // 2**10} KiB in one value, and "
             f"a LIKE or GLOB pattern of {LIKE_PATTERN_LIMIT} bytes; yimao sql reads up to "
             f"{SQLITE_MAX_VALUE // 2**20} MiB)"
         )
     if isinstance(exc, MemoryError):
-        return sqlite3.DatabaseError(
+        return sqlite3.OperationalError(
             f"yimao serve stopped the query: SQLite needed more than "
             f"{SQLITE_HEAP_LIMIT // 2**20} MiB of memory for it, or its program more than "
             f"{VDBE_OP_LIMIT:,} steps, the limits of the site"
         )
     if isinstance(exc, sqlite3.DatabaseError) and "not authorized" in str(exc):
-        return sqlite3.DatabaseError(
+        return sqlite3.OperationalError(
             "yimao serve is read-only: the database refused this statement (not authorized)"
         )
+    if isinstance(exc, sqlite3.Error) and not isinstance(exc, sqlite3.OperationalError):
+        return sqlite3.OperationalError(str(exc))  # e.g. "one statement at a time"
     return exc
 
 

@@ -35,7 +35,7 @@ from markupsafe import Markup, escape
 from sqlalchemy.exc import DBAPIError
 
 from yimao_db.web import limits, pages
-from yimao_db.web.site import DATABASE, STATIC, Site
+from yimao_db.web.site import DATABASE, STATIC, Group, Site
 
 hookimpl = pluggy.HookimplMarker("datasette")  # datasette's own marker, typed
 SITE_ATTR = "yimao_site"
@@ -46,13 +46,18 @@ HIDDEN_PAGES = ("databases", "threads", "versions", "plugins")
 METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
-def attach(datasette: Any, site: Site) -> None:
-    setattr(datasette, SITE_ATTR, site)
+def attach(datasette: Any, site: Site, groups: list[Group]) -> None:
+    setattr(datasette, SITE_ATTR, (site, groups))
 
 
 def _site(datasette: Any) -> Site:
-    site: Site = getattr(datasette, SITE_ATTR)
+    site: Site = getattr(datasette, SITE_ATTR)[0]
     return site
+
+
+def _groups(datasette: Any) -> list[Group]:
+    groups: list[Group] = getattr(datasette, SITE_ATTR)[1]
+    return groups
 
 
 async def _read(datasette: Any, fn: Callable[..., Any], *args: Any) -> Any:
@@ -178,6 +183,15 @@ def render_cell(value: Any, column: str, table: str | None, database: str, datas
     else:
         return None
     return Markup(f'<a href="{escape(href)}">{escape(str(value))}</a>')
+
+
+@hookimpl
+def extra_template_vars(template: str, datasette: Any) -> dict[str, Any]:
+    """The home page and the database page list the tables and views in the order of
+    :func:`yimao_db.web.site.guide` (templates index.html and database-yimao.html)."""
+    if template not in ("index.html", f"database-{DATABASE}.html"):
+        return {}
+    return {"yimao_groups": _groups(datasette), "yimao_database": DATABASE}
 
 
 @hookimpl

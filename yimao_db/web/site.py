@@ -58,6 +58,56 @@ MAX_CONNECTIONS = 64  # requests served at once; more get 503 (uvicorn's limit_c
 
 
 @dataclass(frozen=True)
+class Entry:
+    """A table or view as the home and database pages list it."""
+
+    name: str
+    kind: str  # table or view
+    description: str
+
+
+@dataclass(frozen=True)
+class Group:
+    key: str  # views, readings, passages, other
+    title: str
+    entries: tuple[Entry, ...]
+
+
+READING_TABLES = ("reading", "reading_line", "reading_note", "reading_outcome", "reading_tag")
+PASSAGE_TABLES = ("source_passage", "passage_citation")
+
+
+def guide(tables: list[dict[str, Any]]) -> list[Group]:
+    """The order the home and database pages list ``tables`` (rows of ``meta_table``, in
+    documentation order) in: the public views (the stable contract), the readings with
+    their journal, the book's passages, then every other table and view as the
+    documentation orders them (alembic's bookkeeping last)."""
+    from yimao_db.views import views
+
+    rows = {t["name"]: t for t in tables}
+
+    def entries(names: list[str]) -> tuple[Entry, ...]:
+        return tuple(
+            Entry(n, rows[n]["kind"], " ".join(str(rows[n]["description"]).split()))
+            for n in names
+            if n in rows
+        )
+
+    public = [v.name for v in views().values() if v.public]
+    led = [*public, *READING_TABLES, *PASSAGE_TABLES]
+    return [
+        Group("views", "The public views: one row per thing, ready to read", entries(public)),
+        Group("readings", "The readings and their journal", entries(list(READING_TABLES))),
+        Group("passages", "The book's passages", entries(list(PASSAGE_TABLES))),
+        Group(
+            "other",
+            "Every other table and view: the rules, symbols and their documentation",
+            entries([t["name"] for t in tables if t["name"] not in led]),
+        ),
+    ]
+
+
+@dataclass(frozen=True)
 class Site:
     """What the plugin needs: the served file, how it is opened, and an engine reading it."""
 
@@ -81,16 +131,17 @@ def metadata(tables: list[dict[str, Any]], columns: list[dict[str, Any]]) -> dic
     canned: dict[str, Any] = {}
     for q in queries().values():
         entry: dict[str, Any] = {"sql": q.canned_sql, "title": q.title}
+        under = f"From docs/queries.md, under “{html.escape(q.heading)}”"
         if q.params:
             example = html.escape(f"{q.name}?{urlencode(q.example)}")
             names = ", ".join(f"<code>{html.escape(n)}</code>" for n in q.example)
             entry["params"] = list(q.example)
             entry["description_html"] = (
-                f"From docs/queries.md, with the parameter{'s' if len(q.params) > 1 else ''} "
+                f"{under}, with the parameter{'s' if len(q.params) > 1 else ''} "
                 f'{names}: <a href="{example}">the example in the documentation</a>.'
             )
         else:
-            entry["description"] = "From docs/queries.md."
+            entry["description_html"] = f"{under}."
         canned[q.name] = entry
     found["databases"][DATABASE]["queries"] = canned
     return found
@@ -147,8 +198,9 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def datasette_app(site: Site, meta: dict[str, Any]) -> Any:
-    """The datasette instance serving ``site`` with the yimao plugin."""
+def datasette_app(site: Site, meta: dict[str, Any], groups: list[Group]) -> Any:
+    """The datasette instance serving ``site`` with the yimao plugin, its tables listed in
+    the order of ``groups``."""
     from datasette.app import Datasette
     from datasette.plugins import pm
 
@@ -164,7 +216,7 @@ def datasette_app(site: Site, meta: dict[str, Any]) -> Any:
     )
     ds.add_database(limits.LimitedDatabase(ds, str(site.path), site.immutable), name=DATABASE)
     ds.remove_database("_memory")  # datasette adds it when given no file
-    plugin.attach(ds, site)
+    plugin.attach(ds, site, groups)
     return ds
 
 
@@ -185,11 +237,11 @@ def opened(path: Path) -> Iterator[Site]:
         engine.dispose()
 
 
-def serve(site: Site, meta: dict[str, Any], sock: socket.socket) -> None:
+def serve(site: Site, meta: dict[str, Any], groups: list[Group], sock: socket.socket) -> None:
     """Run datasette on ``sock`` until interrupted (Ctrl-C, SIGTERM)."""
     import uvicorn
 
-    ds = datasette_app(site, meta)
+    ds = datasette_app(site, meta, groups)
     asyncio.run(ds.invoke_startup())
     host, port = sock.getsockname()[:2]
     mode = "immutable" if site.immutable else "read-only"
