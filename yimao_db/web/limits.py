@@ -147,8 +147,8 @@ def printf_sizes(args: tuple[Any, ...]) -> list[int]:
         return []
     rest = list(args[1:])
     sizes = []
-    for spec in _PRINTF_SPEC.finditer(args[0]):
-        _flags, width, precision, _length_mark, kind = spec.groups()
+    for conversion in _PRINTF_SPEC.finditer(args[0]):
+        _flags, width, precision, _length_mark, kind = conversion.groups()
         for part in (width, precision or ""):
             if part == "*":
                 sizes.append(abs(_as_int(rest.pop(0) if rest else 0)))
