@@ -22,6 +22,7 @@ import httpx
 from serving import STARTUP_SECONDS, Server, built_with_readings, server, yimao_command
 
 from yimao_db.sql.guard import SQLITE_FUNCTIONS, SqliteAuthorizer
+from yimao_db.sql.session import SQLITE_HEAP_LIMIT
 from yimao_db.web import limits
 from yimao_db.web.site import check_host, loopback
 
@@ -261,6 +262,10 @@ def test_one_guard_for_yimao_sql_and_the_site(database: Path) -> None:
         if guard(sqlite3.SQLITE_FUNCTION, None, name) == sqlite3.SQLITE_OK
     }
     assert allowed == {*SQLITE_FUNCTIONS, "escape_fts"}  # and datasette's own escape_fts()
+
+
+def test_the_heap_limit_is_yimao_sql_s() -> None:
+    assert limits.HEAP_LIMIT_PRAGMA == f"PRAGMA hard_heap_limit = {SQLITE_HEAP_LIMIT}"
 
 
 @pytest.mark.parametrize(

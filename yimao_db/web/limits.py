@@ -12,20 +12,24 @@ Every connection the site opens on the database (datasette's, through
   the SQL box, canned queries and ``?_where=`` alike;
 * **a value** (string or blob, also a row of a sort or temporary table) holds at most
   :data:`VALUE_LIMIT` bytes on datasette's connections (``SQLITE_LIMIT_LENGTH``):
-  ``zeroblob(1e9)``, ``printf('%.*c', 1e9, 'x')`` or a runaway ``group_concat`` fail at
-  once. It is smaller than ``yimao sql``'s 16 MiB because a few functions take time that
-  grows with the square of their arguments (``trim(X, Y)``, ``instr``, ``replace``) and
-  SQLite cannot stop a function call in the middle: at 64 KiB the slowest such call takes
-  well under a second, at 16 MiB it would take hours. A LIKE or GLOB pattern holds at
-  most :data:`LIKE_PATTERN_LIMIT` bytes (its matching also takes pattern × text), and a
-  result row at most :data:`COLUMN_LIMIT` columns. The project's own pages run only their
+  ``zeroblob(1e9)``, a string doubled by a recursive CTE or a runaway ``group_concat``
+  fail at once. It is smaller than ``yimao sql``'s 16 MiB because SQLite cannot stop a
+  function call in the middle, and some calls take time that grows with the square of
+  their arguments (one ``trim`` of 1 MiB: minutes). The project's own pages run only their
   own SQL and allow :data:`yimao_db.sql.session.SQLITE_MAX_VALUE` (16 MiB), as ``yimao sql``;
+* **costly built-ins are checked before they run** (:func:`install_costly`, the built-in
+  then runs on a plain connection): ``printf``/``format`` with a width or precision over
+  :data:`VALUE_LIMIT` (SQLite would loop that many times, then return NULL) or a value over
+  it; ``instr``, ``replace``, ``trim``, ``ltrim``, ``rtrim``, ``like`` and ``glob`` when
+  their two strings' lengths multiply past :data:`WORK_LIMIT`;
+* **a statement** has at most :data:`COLUMN_LIMIT` result columns and
+  :data:`VDBE_OP_LIMIT` steps of program (SQLite checks the time only between rows, so
+  this bounds what one row can cost: subqueries it flattens copy their expressions);
 * **SQLite's memory** is capped at :data:`yimao_db.sql.session.SQLITE_HEAP_LIMIT` for the
   whole process (``PRAGMA hard_heap_limit``), temporary data stays in memory
   (``temp_store = MEMORY``: a runaway sort fails instead of filling the disk);
 * **time**: a query is interrupted (``sqlite3_interrupt``) at datasette's
-  ``sql_time_limit_ms`` by a timer, so it stops within one function call of the limit,
-  not only when the progress handler next looks;
+  ``sql_time_limit_ms`` by a timer; SQLite obeys at its next loop step;
 * **the rows of one query** hold at most :data:`ROWS_LIMIT` bytes (and datasette's
   ``max_returned_rows``): a query over the limit fails with a message instead of being
   held in memory and rendered.
@@ -62,6 +66,7 @@ TIME_LIMIT_MS = 3000  # datasette's sql_time_limit_ms
 FACET_TIME_LIMIT_MS = 500
 PAGE_TIME_LIMIT_MS = 10_000  # all the SQL of one of the project's pages
 _FETCH = 50  # rows fetched at a time while counting their bytes
+HEAP_LIMIT_PRAGMA = "PRAGMA hard_heap_limit = 134217728"  # SQLITE_HEAP_LIMIT, as yimao sql
 
 # functions datasette defines on its connections and calls itself (computing only)
 DATASETTE_FUNCTIONS = frozenset({"escape_fts"})
@@ -93,7 +98,7 @@ def limit_connection(conn: sqlite3.Connection, value_limit: int = VALUE_LIMIT) -
     """Make ``conn`` read-only and limited (see the module's docstring); its authorizer."""
     conn.execute("PRAGMA query_only = ON")
     conn.execute("PRAGMA temp_store = MEMORY")
-    conn.execute(f"PRAGMA hard_heap_limit = {int(SQLITE_HEAP_LIMIT)}")
+    conn.execute(HEAP_LIMIT_PRAGMA)
     conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, value_limit)
     conn.setlimit(sqlite3.SQLITE_LIMIT_LIKE_PATTERN_LENGTH, LIKE_PATTERN_LIMIT)
     conn.setlimit(sqlite3.SQLITE_LIMIT_COLUMN, COLUMN_LIMIT)
@@ -232,8 +237,8 @@ def connect(path: str, immutable: bool) -> GuardedConnection:
 @contextmanager
 def deadline(conn: sqlite3.Connection, milliseconds: int) -> Iterator[None]:
     """Interrupt what ``conn`` runs once ``milliseconds`` have passed (a timer thread
-    calls ``sqlite3_interrupt``: the query stops at its next step, even inside a loop that
-    a progress handler checks only every thousand steps)."""
+    calls ``sqlite3_interrupt``, which SQLite obeys at the next step of a loop: between two
+    rows, not only every thousand steps as datasette's progress handler looked)."""
     lock = threading.Lock()
     running = [True]
 

@@ -142,8 +142,9 @@ def asgi_wrapper(datasette: Any) -> Callable[[Any], Any]:
     def wrap(app: Any) -> Any:
         async def guarded(scope: Any, receive: Any, send: Any) -> None:
             if scope["type"] == "http" and scope["method"] not in METHODS:
+                refusal = f"yimao serve is read-only: {scope['method']} is not allowed\n"
                 response = Response.text(
-                    f"yimao serve is read-only: {scope['method']} is not allowed\n",
+                    refusal,
                     status=405,
                     headers={"Allow": ", ".join(sorted(METHODS))},
                 )
