@@ -202,13 +202,15 @@ def test_every_canned_query_has_its_own_title(site: httpx.Client) -> None:
         assert titles[name] == query.title
         for value in query.example.values():
             assert value not in query.title, name  # the form asks for any value
-    heading = re.search(
-        r"<h1[^>]*>(.*?)</h1>", get(site, "/yimao/hidden_wealth", relative="官鬼").text, re.S
-    )
+    page = get(site, "/yimao/hidden_wealth", relative="官鬼").text
+    heading = re.search(r"<h1[^>]*>(.*?)</h1>", page, re.S)
     assert heading is not None
     assert (
         heading[1].strip() == "Which hexagrams hide a given relative (伏神), and under which line?"
     )
+    assert "妻財" not in page  # asked about 官鬼, the page names no other relative
+    liuchong = get(site, "/yimao/liuchong").text
+    assert "From docs/queries.md, under “Which hexagrams are 六衝卦?”." in liuchong
 
 
 @pytest.mark.parametrize(

@@ -33,9 +33,10 @@ class Query:
 
     @property
     def canned_sql(self) -> str:
-        """The SQL with ``:NAME`` in place of each parameter's literal (comment lines kept
-        as they are)."""
-        lines = self.sql.splitlines()
+        """The SQL with ``:NAME`` in place of each parameter's literal, without its head
+        (the ``-- query:``, ``-- title:`` and ``-- param:`` lines: the served query asks for
+        its parameters instead); other comment lines are kept as they are."""
+        lines = self.sql.splitlines()[2 + len(self.params) :]
         for name, literal in self.params:
             lines = [
                 line if line.lstrip().startswith("--") else line.replace(literal, f":{name}")

@@ -131,17 +131,16 @@ def metadata(tables: list[dict[str, Any]], columns: list[dict[str, Any]]) -> dic
     canned: dict[str, Any] = {}
     for q in queries().values():
         entry: dict[str, Any] = {"sql": q.canned_sql, "title": q.title}
-        under = f"From docs/queries.md, under “{html.escape(q.heading)}”"
-        if q.params:
+        if q.params:  # the heading names the printed value: the page asks for any
             example = html.escape(f"{q.name}?{urlencode(q.example)}")
             names = ", ".join(f"<code>{html.escape(n)}</code>" for n in q.example)
             entry["params"] = list(q.example)
             entry["description_html"] = (
-                f"{under}, with the parameter{'s' if len(q.params) > 1 else ''} "
+                f"From docs/queries.md, with the parameter{'s' if len(q.params) > 1 else ''} "
                 f'{names}: <a href="{example}">the example in the documentation</a>.'
             )
         else:
-            entry["description_html"] = f"{under}."
+            entry["description_html"] = f"From docs/queries.md, under “{html.escape(q.heading)}”."
         canned[q.name] = entry
     found["databases"][DATABASE]["queries"] = canned
     return found
