@@ -530,6 +530,27 @@ def test_export_metadata(
     assert tables["v_passage_citation"]["columns"]["row_key"].startswith("The citing row's")
 
 
+def test_export_metadata_says_how_to_use_the_file(
+    capsys: pytest.CaptureFixture[str], built_db: str, tmp_path: Path
+) -> None:
+    """datasette on the SQLite file itself; on PostgreSQL, which datasette cannot open, the
+    reporting tools that read the same descriptions."""
+    target = tmp_path / "meta data.json"
+    code, out, _ = run(capsys, "export-metadata", "-o", str(target), "--db", built_db)
+    assert code == 0
+    if "://" in built_db:  # PostgreSQL
+        assert out.endswith(
+            "(datasette opens SQLite files only: on PostgreSQL the same descriptions are the "
+            "tables' and columns' comments, which reporting tools such as Metabase and "
+            "Superset read (docs/browse.md))\n"
+        )
+        assert "datasette " + str(make_url(built_db).database) not in out
+    else:
+        assert out.endswith(
+            f"(datasette {built_db} -m '{target}'; yimao serve needs no such file)\n"
+        )
+
+
 def test_export_metadata_to_stdout_with_a_name(
     capsys: pytest.CaptureFixture[str], built_db: str
 ) -> None:

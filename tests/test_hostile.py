@@ -706,6 +706,10 @@ REVIEWED = {
         "_quoted(conn, view)",
     ): "a view name from the database's catalogue, quoted",
     ("dialect.py", "PRAGMA foreign_keys={"): "ON or OFF, chosen by the code",
+    ("web/limits.py", "SELECT {name}({marks})"): (
+        "the name of a built-in from the module's own list (COSTLY, printf, format) and one ?"
+        " per argument; every value is bound"
+    ),
     ("migrating.py", "CREATE VIEW {view.name} AS {view.sql}"): "a view frozen in a revision",
     ("migrating.py", "DROP VIEW {view.name}"): "a view name frozen in a revision",
     ("readings.py", "FROM {view} WHERE reading_id = :id{order}"): (

@@ -28,13 +28,24 @@ from helpers import copy_db, run
 from serving import built_with_readings, served, yimao_command
 
 from yimao_db import db as dbmod
+from yimao_db.journal import add_note, record_outcome, tag
+from yimao_db.meta import read_meta
+from yimao_db.views import views
 from yimao_db.vocab import MOVING_MARKS, YANG_BAR, YIN_BAR
-from yimao_db.web.queries import queries
+from yimao_db.web import site as web_site
+from yimao_db.web.queries import parse, queries
+
+NOTE = "<b>覆</b> & the second look"
 
 
 @pytest.fixture(scope="module")
 def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return built_with_readings(tmp_path_factory.mktemp("serve") / "yimao.db")
+    """Two readings; the first with a note, an outcome and two tags."""
+    path = built_with_readings(tmp_path_factory.mktemp("serve") / "yimao.db")
+    add_note(1, NOTE, db=str(path))
+    record_outcome(1, "hit", on="2026-12-05", note="as read", db=str(path))
+    tag(1, ["work", "家"], db=str(path))
+    return path
 
 
 @pytest.fixture(scope="module")
@@ -137,6 +148,117 @@ def test_the_reading_page_shows_the_chart(site: httpx.Client) -> None:
     assert '<td class="c2 mark">世</td>' in page and '<td class="c2 mark">應</td>' in page
     assert '<td class="c1 relative">妻財</td><td class="c1 ganzhi">甲寅木</td>' in page
     assert f'<td class="c2 moving">{MOVING_MARKS[6]}</td>' in page  # 姤 → 乾: yin line 1 moves
+
+
+def test_the_reading_page_shows_the_journal(
+    site: httpx.Client, database: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Tags, outcome and notes under the chart, as ``yimao reading --format html`` shows
+    them (the same fragment), stored text escaped."""
+    code, printed, _ = run(capsys, "reading", "1", "--format", "html", "--db", str(database))
+    assert code == 0
+    fragment = re.search(r'<div class="journal">.*?</div>', printed, re.S)
+    assert fragment is not None
+    page = get(site, "/reading/1").text
+    assert fragment[0] in page
+    assert "<p>Tags: work, 家</p>" in fragment[0]
+    assert "<p>Outcome: hit on 2026-12-05: as read</p>" in fragment[0]
+    assert "&lt;b&gt;覆&lt;/b&gt; &amp; the second look</p>" in fragment[0]
+    assert '<div class="journal"></div>' in get(site, "/reading/2").text  # nothing to show
+
+
+def test_every_hexagram_page_names_the_passages_citing_its_rows(site: httpx.Client) -> None:
+    for king_wen in range(1, 65):
+        page = get(site, f"/hexagram/{king_wen}").text
+        cited = page.split("<h2>Passages citing its rows</h2>", 1)[1].split("<h2>", 1)[0]
+        assert "<p>None.</p>" not in cited, king_wen
+        assert f"<td>line_place</td><td>{king_wen}|" in cited, king_wen
+    page = get(site, "/hexagram/44").text
+    cited = page.split("<h2>Passages citing its rows</h2>", 1)[1].split("<h2>", 1)[0]
+    assert re.findall(
+        r"<tr><td>([\d.]+)</td><td>[^<]*</td><td>(\w+)</td><td>([^<]*)</td>", cited
+    ) == [
+        ("8.4", "line_place", "44|1|世"),
+        ("8.4", "line_place", "44|4|應"),
+        ("8.15", "hexagram_sign", "44|應生世"),
+        ("9.1", "line_place", "44|2|世身"),
+        ("9.1", "line_place", "44|4|卦身"),
+        ("10.1", "line_place", "44|2|間"),
+        ("10.1", "line_place", "44|3|間"),
+        ("10.5", "line_place", "44|1|身後"),
+        ("10.5", "line_place", "44|3|身前"),
+    ]
+
+
+def test_every_canned_query_has_its_own_title(site: httpx.Client) -> None:
+    meta = get(site, "/-/metadata.json").json()["databases"]["yimao"]["queries"]
+    titles = {name: entry["title"] for name, entry in meta.items()}
+    assert len(set(titles.values())) == len(titles) == len(queries()) == 21
+    assert titles["marriage_between"] == "What is the between line in a given matter (domain)?"
+    assert titles["moving_guangui_between"] == (
+        "What does a between line mean when it moves, or holds 官鬼?"
+    )
+    for name, query in queries().items():
+        assert titles[name] == query.title
+        for value in query.example.values():
+            assert value not in query.title, name  # the form asks for any value
+    page = get(site, "/yimao/hidden_wealth", relative="官鬼").text
+    heading = re.search(r"<h1[^>]*>(.*?)</h1>", page, re.S)
+    assert heading is not None
+    assert (
+        heading[1].strip() == "Which hexagrams hide a given relative (伏神), and under which line?"
+    )
+    assert "妻財" not in page  # asked about 官鬼, the page names no other relative
+    liuchong = get(site, "/yimao/liuchong").text
+    assert "From docs/queries.md, under “Which hexagrams are 六衝卦?”." in liuchong
+
+
+@pytest.mark.parametrize(
+    ("block", "message"),
+    [
+        ("-- query: a\nSELECT 1\n", "a: expected '-- title: QUESTION' as the second line"),
+        (
+            "-- query: a\n-- title: Which x?\nSELECT 1\n```\n```sql\n"
+            "-- query: b\n-- title: Which x?\nSELECT 2\n",
+            "b: another query has the title 'Which x?'",
+        ),
+        (
+            "-- query: a\n-- title: Which hexagrams hide 妻財?\n-- param: r = '妻財'\n"
+            "SELECT '妻財'\n",
+            "a: the title names the parameter's value 妻財",
+        ),
+    ],
+)
+def test_a_canned_query_needs_a_unique_title_without_fixed_values(block: str, message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        parse(f"## Heading\n\n```sql\n{block}```\n")
+
+
+def test_the_home_page_leads_with_the_public_views_readings_and_passages(
+    site: httpx.Client,
+) -> None:
+    page = get(site, "/").text
+    listed = re.findall(r'<li><a href="/yimao/(\w+)">', page)
+    public = [v.name for v in views().values() if v.public]
+    assert listed == [*public, *web_site.READING_TABLES, *web_site.PASSAGE_TABLES]
+    assert 'href="/passages"' in page and 'href="/yimao#queries"' in page
+
+
+def test_the_database_page_lists_in_the_documentation_order(
+    site: httpx.Client, database: Path
+) -> None:
+    page = get(site, "/yimao").text
+    listed = re.findall(r'<li><a href="/yimao/(\w+)">', page)
+    with dbmod.reader_engine(str(database)).connect() as conn:
+        tables, _ = read_meta(conn)
+    expected = [e.name for group in web_site.guide(tables) for e in group.entries]
+    public = [v.name for v in views().values() if v.public]
+    assert listed[: len(public)] == public
+    assert listed == expected and len(listed) == 115
+    assert listed.index("reading") < listed.index("source_passage") < listed.index("hexagram")
+    assert listed[-1] == "alembic_version"
+    assert page.index('id="passages"') < page.index('id="queries"') < page.index('id="tables"')
+    assert "select * from v_ganzhi</textarea>" in page
 
 
 def test_every_reading_row_links_to_its_chart(site: httpx.Client) -> None:

@@ -22,6 +22,7 @@ pytest.importorskip("datasette")
 
 from serving import built_with_readings, served
 
+from yimao_db.journal import add_note, record_outcome, tag
 from yimao_db.vocab import MOVING_MARKS, YANG_BAR, YIN_BAR
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -50,6 +51,9 @@ def chromium() -> str:
 @pytest.fixture(scope="module")
 def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     database = built_with_readings(tmp_path_factory.mktemp("browser") / "yimao.db")
+    tag(1, ["家宅"], db=str(database))
+    record_outcome(1, "hit", on="2026-12-05", note="as the chart said", db=str(database))
+    add_note(1, "the 妻財 hidden under line 2 came out in spring", db=str(database))
     with served(database) as base:
         yield base
 
@@ -82,6 +86,15 @@ def test_reading_in_chromium(chromium: str, url: str, tmp_path: Path) -> None:
     assert '<td class="c2 mark">世</td>' in lines[1] and '<td class="c2 mark">應</td>' in lines[4]
     assert '<td class="c1 relative">妻財</td><td class="c1 ganzhi">甲寅木</td>' in lines[2]
     assert f'<td class="c2 moving">{MOVING_MARKS[6]}</td>' in lines[1]
+    journal = re.search(r'<div class="journal">(.*?)</div>', dom, re.S)
+    assert journal is not None
+    assert re.findall(r"<p>(.*?)</p>", journal[1]) == [
+        "Tags: 家宅",
+        "Outcome: hit on 2026-12-05: as the chart said",
+        "Notes:",
+        f"  {journal[1].split('Notes:</p><p>  ', 1)[1][:16]}  the 妻財 hidden under line 2 came "
+        "out in spring",
+    ]
 
 
 def test_hexagram_in_chromium(chromium: str, url: str, tmp_path: Path) -> None:
@@ -103,6 +116,6 @@ def test_column_descriptions_fold_in_chromium(chromium: str, url: str, tmp_path:
 def test_screenshot(chromium: str, url: str, tmp_path: Path) -> None:
     target = Path(os.environ.get("YIMAO_SCREENSHOT") or tmp_path / "browse.png")
     browse(
-        chromium, tmp_path, f"--screenshot={target}", "--window-size=900,700", f"{url}/reading/1"
+        chromium, tmp_path, f"--screenshot={target}", "--window-size=900,820", f"{url}/reading/1"
     )
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

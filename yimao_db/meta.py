@@ -237,6 +237,12 @@ def read_meta(conn: Connection) -> tuple[list[Row], list[Row]]:
 # --- generated documents ------------------------------------------------------------------
 
 
+def row_key(table: Table, row: Mapping[str, Any]) -> str:
+    """How ``passage_citation.row_key`` names ``row`` of ``table``: its primary key's
+    values joined by ``|`` in key order."""
+    return "|".join(str(row[c.name]) for c in table.primary_key.columns)
+
+
 def cited_rows(tables: Mapping[str, list[Row]], md: MetaData | None = None) -> list[Row]:
     """The rows of ``passage_citation``: every row of ``tables`` (seeded rows by table) whose
     table has a passage column (in ``md``, default the schema) and that cites a passage,
@@ -246,13 +252,12 @@ def cited_rows(tables: Mapping[str, list[Row]], md: MetaData | None = None) -> l
     for table in sorted(md.tables.values(), key=lambda t: t.name):
         if "passage" not in table.c or table.name == "passage_citation":
             continue
-        key = [c.name for c in table.primary_key.columns]
         for row in tables.get(table.name, []):
             if row.get("passage") is not None:
                 out.append(
                     {
                         "table_name": table.name,
-                        "row_key": "|".join(str(row[k]) for k in key),
+                        "row_key": row_key(table, row),
                         "passage": row["passage"],
                         "basis": row.get("basis"),
                     }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -88,11 +89,24 @@ def cmd_export_metadata(args: argparse.Namespace) -> int:
         target.write_text(document + "\n", encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
-    out(
-        f"wrote {target}: {len(tables)} tables and views of database {shown(name)} "
-        f"(datasette {name}.db -m {target})\n"
-    )
+    use = _use(args.db, target)
+    out(f"wrote {target}: {len(tables)} tables and views of database {shown(name)} ({use})\n")
     return 0
+
+
+def _use(db: str | None, target: Path) -> str:
+    """How to use the file: datasette on the SQLite file itself; datasette cannot open
+    PostgreSQL, whose reporting tools read the same descriptions as comments."""
+    url = dbmod.resolve_url(db)
+    path = dbmod.sqlite_path(url)
+    if path is None:
+        return (
+            "datasette opens SQLite files only: on PostgreSQL the same descriptions are the "
+            "tables' and columns' comments, which reporting tools such as Metabase and "
+            "Superset read (docs/browse.md)"
+        )
+    command = f"datasette {shlex.quote(str(path))} -m {shlex.quote(str(target))}"
+    return f"{command}; yimao serve needs no such file"
 
 
 def register(sub: SubParsers) -> None:
@@ -113,7 +127,8 @@ def register(sub: SubParsers) -> None:
         help="write a datasette metadata.json with the documentation",
         description="Write a datasette metadata.json (title, description, source, license, "
         "every table's and view's description and column descriptions), for "
-        "`datasette yimao.db -m metadata.json`.",
+        "`datasette yimao.db -m metadata.json` (yimao serve needs no such file; datasette "
+        "opens SQLite files only).",
     )
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: stdout)")
     p.add_argument(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from yimao_db import db as dbmod
 from yimao_db.commands import SubParsers, db_option
@@ -43,13 +44,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from yimao_db.meta import read_meta
     from yimao_db.web import site
 
+    port = _port(args.port)
+    warning = site.check_host(args.host, args.allow_remote)
     with site.opened(path) as served:
         with served.engine.connect() as conn:
             tables, columns = read_meta(conn)
         meta = site.metadata(tables, columns)
-        sock = site.listen(args.host, _port(args.port))
+        sock = site.listen(args.host, port)
+        if warning is not None:
+            sys.stderr.write(warning + "\n")
+            sys.stderr.flush()
         try:
-            site.serve(served, meta, sock)
+            site.serve(served, meta, site.guide(tables), sock)
         finally:
             sock.close()
     return 0
@@ -64,7 +70,18 @@ def register(sub: SubParsers) -> None:
         "docs/queries.md, a reading's chart at /reading/ID, a hexagram at /hexagram/NAME and "
         f"the book's passages at /passages. Needs the extra web ({INSTALL}).",
     )
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1); an address other than loopback "
+        "needs --allow-remote",
+    )
+    p.add_argument(
+        "--allow-remote",
+        action="store_true",
+        help="listen on a --host that other machines can reach (the site has no login: "
+        "whoever reaches it reads every stored reading); prints a warning",
+    )
     p.add_argument(
         "--port", default="8001", help="port to listen on (default 8001; 0: any free port)"
     )

@@ -295,15 +295,24 @@ STYLE = (
 )
 
 
+def journal_html(journal: Journal | None) -> str:
+    """The journal (tags, outcome, notes) as the HTML fragment ``div.journal`` under a
+    chart: in ``yimao reading --format html`` and on ``yimao serve``'s reading page. Every
+    stored text is escaped."""
+    from html import escape
+
+    notes = "".join(f"<p>{escape(line)}</p>" for line in _journal(journal) if line)
+    return f'<div class="journal">{notes}</div>'
+
+
 def chart_document(chart: Chart, journal: Journal | None = None) -> str:
     """A whole self-contained HTML page of the chart (no file or network fetched), with the
     journal under it."""
     from html import escape
 
-    notes = "".join(f"<p>{escape(line)}</p>" for line in _journal(journal) if line)
     title = escape(f"Reading {chart.reading_id} · {chart.primary_name}")
     return (
         '<!DOCTYPE html>\n<html lang="zh-Hant"><head><meta charset="utf-8">'
         f"<title>{title}</title><style>{STYLE}</style></head>"
-        f'<body>{chart_html(chart)}<div class="journal">{notes}</div></body></html>\n'
+        f"<body>{chart_html(chart)}{journal_html(journal)}</body></html>\n"
     )

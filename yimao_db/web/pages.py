@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, bindparam, text
 
 from yimao_db import lookup
 from yimao_db.errors import UsageError
-from yimao_db.present.chart import chart_html
+from yimao_db.journal import read_journal
+from yimao_db.meta import row_key
+from yimao_db.present.chart import chart_html, journal_html
 from yimao_db.present.show import hexagram_data, related_rows
 from yimao_db.readings import read_chart
 from yimao_db.schema import metadata
@@ -23,14 +25,16 @@ class NotFound(Exception):
 
 
 def reading(conn: Connection, typed: str) -> dict[str, Any]:
-    """A stored reading's chart: ``{"chart", "html"}``."""
+    """A stored reading's chart and journal, drawn as ``yimao reading --format html`` draws
+    them: ``{"chart", "html", "journal_html"}``."""
     from yimao_db.commands.readings import reading_id
 
     try:
         chart = read_chart(conn, reading_id(typed))
     except UsageError as exc:
         raise NotFound(str(exc)) from None
-    return {"chart": chart, "html": chart_html(chart)}
+    journal = read_journal(conn, chart.reading_id)
+    return {"chart": chart, "html": chart_html(chart), "journal_html": journal_html(journal)}
 
 
 def hexagram(conn: Connection, typed: str) -> dict[str, Any]:
@@ -49,18 +53,34 @@ def hexagram(conn: Connection, typed: str) -> dict[str, Any]:
     table = metadata.tables["hexagram"]
     row = dict(conn.execute(table.select().where(table.c.king_wen == king_wen)).mappings().one())
     data["related"] = related_rows(conn, "hexagram", table, row)
-    # rows keyed by the hexagram: its own, its lines' (44|1 …) and its hidden spirits'
-    cited = conn.execute(
-        text(
-            "SELECT passage, chapter, table_name, row_key, basis FROM v_passage_citation "
-            "WHERE table_name IN ('hexagram', 'hexagram_line', 'hidden_spirit') "
-            "AND (row_key = :kw OR row_key LIKE :lines) "
-            "ORDER BY chapter_no, passage_no, table_name, row_key"
-        ),
-        {"kw": str(king_wen), "lines": f"{king_wen}|%"},
-    )
-    data["citations"] = [dict(c) for c in cited.mappings()]
+    data["citations"] = citations(conn, king_wen, data["related"])
     return data
+
+
+def citations(conn: Connection, king_wen: int, related: list[dict[str, Any]]) -> list[Any]:
+    """The passages cited by a hexagram's rows: its own, its lines' and hidden spirits'
+    (44, 44|1 …) and the rule and symbol rows about it (``related``, as the page lists
+    them), in the book's order."""
+    wanted = {
+        (group["table"], row_key(metadata.tables[group["table"]], r))
+        for group in related
+        for r in group["rows"]
+    }
+    tables = sorted({t for t, _ in wanted} | {"hexagram", "hexagram_line", "hidden_spirit"})
+    query = text(
+        "SELECT passage, chapter, table_name, row_key, basis FROM v_passage_citation "
+        "WHERE table_name IN :tables ORDER BY chapter_no, passage_no, table_name, row_key"
+    ).bindparams(bindparam("tables", expanding=True))
+    own = (str(king_wen), f"{king_wen}|")
+    return [
+        dict(c)
+        for c in conn.execute(query, {"tables": tables}).mappings()
+        if (c["table_name"], c["row_key"]) in wanted
+        or (
+            c["table_name"] in ("hexagram", "hexagram_line", "hidden_spirit")
+            and (c["row_key"] == own[0] or c["row_key"].startswith(own[1]))
+        )
+    ]
 
 
 def passages(conn: Connection) -> list[dict[str, Any]]:

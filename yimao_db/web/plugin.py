@@ -8,51 +8,85 @@ an entry point, so a plain ``datasette`` elsewhere is left alone).
   hexagram views to its hexagram page;
 * the column descriptions of a table page fold into one ``<details>`` element (and each
   column heading shows its description on hover);
-* every connection to the database runs ``PRAGMA query_only``.
+* what an anonymous visitor (every visitor: the site has no login) may not see or do:
+  datasette's pages listing the file's path (``/-/databases``), the server's threads and
+  tasks (``/-/threads``), its software versions and plugins are 403 pages; a request other
+  than GET, HEAD or OPTIONS is refused (405) before its body is read; an unexpected error
+  shows a plain message, its details going to the server's console only;
+* the project's pages run under the limits of :mod:`yimao_db.web.limits`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+import sys
+import traceback
 from collections.abc import Callable
 from typing import Any
 
 import pluggy
+from datasette.handle_exception import handle_exception as datasette_error_page
 from datasette.utils import tilde_decode
+from datasette.utils.asgi import Base400, Forbidden, Response
 from datasette.utils.asgi import NotFound as DatasetteNotFound
-from datasette.utils.asgi import Response
+from datasette.views.base import DatasetteError
 from markupsafe import Markup, escape
+from sqlalchemy.exc import DBAPIError
 
-from yimao_db.web import pages
-from yimao_db.web.site import DATABASE, STATIC, Site
+from yimao_db.web import limits, pages
+from yimao_db.web.site import DATABASE, STATIC, Group, Site
 
 hookimpl = pluggy.HookimplMarker("datasette")  # datasette's own marker, typed
 SITE_ATTR = "yimao_site"
 READING_VIEWS = ("v_reading", "v_reading_line", "v_reading_hidden", "v_reading_cast")
 HEXAGRAM_VIEWS = ("v_hexagram", "v_line", "v_hidden", "v_hexagram_pattern")
+# datasette's pages that show the file's path, the server's threads or its software
+HIDDEN_PAGES = ("databases", "threads", "versions", "plugins")
+METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
-def attach(datasette: Any, site: Site) -> None:
-    setattr(datasette, SITE_ATTR, site)
+def attach(datasette: Any, site: Site, groups: list[Group]) -> None:
+    setattr(datasette, SITE_ATTR, (site, groups))
 
 
 def _site(datasette: Any) -> Site:
-    site: Site = getattr(datasette, SITE_ATTR)
+    site: Site = getattr(datasette, SITE_ATTR)[0]
     return site
 
 
+def _groups(datasette: Any) -> list[Group]:
+    groups: list[Group] = getattr(datasette, SITE_ATTR)[1]
+    return groups
+
+
 async def _read(datasette: Any, fn: Callable[..., Any], *args: Any) -> Any:
-    """``fn(conn, *args)`` on a read-only connection, in a worker thread; a
-    :class:`pages.NotFound` becomes datasette's 404 page with its message."""
+    """``fn(conn, *args)`` on a read-only connection, in a worker thread, interrupted after
+    :data:`limits.PAGE_TIME_LIMIT_MS`; a :class:`pages.NotFound` becomes datasette's 404
+    page with its message, a database error a page saying what stopped it."""
 
     def run() -> Any:
         with _site(datasette).engine.connect() as conn:
-            return fn(conn, *args)
+            raw = conn.connection.driver_connection
+            assert isinstance(raw, sqlite3.Connection)
+            with limits.deadline(raw, limits.PAGE_TIME_LIMIT_MS):
+                return fn(conn, *args)
 
     try:
         return await asyncio.to_thread(run)
     except pages.NotFound as exc:
         raise DatasetteNotFound(str(exc)) from None
+    except (DBAPIError, sqlite3.Error, MemoryError) as exc:
+        cause = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
+        if isinstance(cause, sqlite3.OperationalError) and cause.args == ("interrupted",):
+            raise DatasetteError(
+                f"yimao serve stopped this page after {limits.PAGE_TIME_LIMIT_MS // 1000} s",
+                title="Page interrupted",
+                status=503,
+            ) from None
+        sys.stderr.write(f"yimao serve: {cause}\n")
+        message = str(limits.explained(cause))
+        raise DatasetteError(message, title="Database error", status=500) from None
 
 
 def _typed(request: Any, part: str) -> str:
@@ -83,13 +117,57 @@ async def passages_page(datasette: Any, request: Any) -> Any:
     return await _page(datasette, request, "yimao_passages.html", {"passages": data})
 
 
+async def hidden_page(request: Any) -> Any:
+    raise Forbidden(
+        "yimao serve does not show this page: it would tell a visitor where the database "
+        "file is, what the server runs or which software it uses"
+    )
+
+
 @hookimpl
 def register_routes() -> list[tuple[str, Any]]:
     return [
         (r"^/reading/(?P<id>[^/]+)$", reading_page),
         (r"^/hexagram/(?P<name>[^/]+)$", hexagram_page),
         (r"^/passages$", passages_page),
+        (rf"^/-/({'|'.join(HIDDEN_PAGES)})(\.json)?$", hidden_page),
     ]
+
+
+@hookimpl
+def asgi_wrapper(datasette: Any) -> Callable[[Any], Any]:
+    """Refuse a request other than GET, HEAD or OPTIONS before reading its body (the site
+    writes nothing; datasette reads a whole POST body into memory)."""
+
+    def wrap(app: Any) -> Any:
+        async def guarded(scope: Any, receive: Any, send: Any) -> None:
+            if scope["type"] == "http" and scope["method"] not in METHODS:
+                refusal = f"yimao serve is read-only: {scope['method']} is not allowed\n"
+                response = Response.text(
+                    refusal,
+                    status=405,
+                    headers={"Allow": ", ".join(sorted(METHODS))},
+                )
+                await response.asgi_send(send)
+                return
+            await app(scope, receive, send)
+
+        return guarded
+
+    return wrap
+
+
+@hookimpl
+def handle_exception(datasette: Any, request: Any, exception: Exception) -> Any:
+    """An unexpected error: its message and traceback to the console, a plain page to the
+    visitor (a message may hold a path)."""
+    if isinstance(exception, Base400 | DatasetteError):
+        return None  # datasette's own page, with the message written for the visitor
+    traceback.print_exception(exception, file=sys.stderr)
+    plain = DatasetteError(
+        "yimao serve failed on this page; the server's console says why", status=500
+    )
+    return datasette_error_page(datasette=datasette, request=request, exception=plain)
 
 
 @hookimpl
@@ -109,9 +187,12 @@ def render_cell(value: Any, column: str, table: str | None, database: str, datas
 
 
 @hookimpl
-def prepare_connection(conn: Any, database: str) -> None:
-    if database == DATABASE:
-        conn.execute("PRAGMA query_only = ON")
+def extra_template_vars(template: str, datasette: Any) -> dict[str, Any]:
+    """The home page and the database page list the tables and views in the order of
+    :func:`yimao_db.web.site.guide` (templates index.html and database-yimao.html)."""
+    if template not in ("index.html", f"database-{DATABASE}.html"):
+        return {}
+    return {"yimao_groups": _groups(datasette), "yimao_database": DATABASE}
 
 
 @hookimpl
