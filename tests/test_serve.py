@@ -28,7 +28,7 @@ from helpers import copy_db, run
 from serving import built_with_readings, served, yimao_command
 
 from yimao_db import db as dbmod
-from yimao_db.journal import add_note, record_outcome, tag
+from yimao_db.journaling import add_note, record_outcome, tag
 from yimao_db.meta import read_meta
 from yimao_db.views import views
 from yimao_db.vocab import MOVING_MARKS, YANG_BAR, YIN_BAR

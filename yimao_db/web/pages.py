@@ -11,7 +11,7 @@ from sqlalchemy import Connection, bindparam, text
 
 from yimao_db import lookup
 from yimao_db.errors import UsageError
-from yimao_db.journal import read_journal
+from yimao_db.journaling import read_journal
 from yimao_db.meta import row_key
 from yimao_db.present.chart import chart_html, journal_html
 from yimao_db.present.show import hexagram_data, related_rows
