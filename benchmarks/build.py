@@ -5,7 +5,7 @@ Prints the median and the range over several runs of
       time and its CPU time (user + system of the child: what a loaded machine does not
       inflate), after one warm-up run and with the package, seeds and migrations compiled
       to bytecode as an installed copy has them, and
-  (2) the build itself in-process (yimao_db.build.build on a new file, imports warm),
+  (2) the build itself in-process (yimao_db.building.build on a new file, imports warm),
 plus the time of a rebuild with nothing to change and of each public core view query.
 
     python benchmarks/build.py [RUNS]
@@ -22,7 +22,7 @@ from pathlib import Path
 from processes import compile_package, run_child
 from sqlalchemy import text
 
-from yimao_db.build import build
+from yimao_db.building import build
 from yimao_db.db import reader_engine
 
 

@@ -26,10 +26,11 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from yimao_db import check, seeding
-from yimao_db.build import build
+from yimao_db import check
+from yimao_db.building import build
 from yimao_db.calendar import moment
 from yimao_db.calendar.moment import Moment, moment_at
+from yimao_db.kb import seeding
 
 ZONES = ("Asia/Shanghai",) * 8 + ("America/New_York", "Europe/London")
 COLUMNS = (

@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=15, help="timed runs of each (default 15)")
     args = parser.parse_args(argv)
 
-    from yimao_db.build import build
+    from yimao_db.building import build
 
     compile_package()
     with tempfile.TemporaryDirectory() as tmp:

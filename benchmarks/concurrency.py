@@ -30,7 +30,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from throwaway import postgresql_database
 
-from yimao_db.build import build
+from yimao_db.building import build
 from yimao_db.db import reader_engine, writer_engine
 from yimao_db.readings import cast, chart
 

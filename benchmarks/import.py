@@ -216,7 +216,7 @@ def postgresql(server: str, n: int, runs: int) -> None:
     from sqlalchemy import create_engine, text
     from sqlalchemy.engine import make_url
 
-    from yimao_db.build import build
+    from yimao_db.building import build
 
     base = make_url(server)
     admin = create_engine(base, isolation_level="AUTOCOMMIT")
@@ -268,7 +268,7 @@ def main(argv: list[str] | None = None) -> None:
         return
 
     import yimao_db
-    from yimao_db.build import build
+    from yimao_db.building import build
 
     compileall.compile_dir(Path(yimao_db.__file__).parent, quiet=1)
     print(

@@ -36,7 +36,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from yimao_db.build import build
+from yimao_db.building import build
 from yimao_db.db import reader_engine, writer_engine
 from yimao_db.importing import import_file
 from yimao_db.readings import cast, chart

@@ -40,11 +40,11 @@ from sqlalchemy import Connection, Engine, create_engine, text
 from sqlalchemy.engine import make_url
 
 from yimao_db import dialect
-from yimao_db.build import build
+from yimao_db.building import build
 from yimao_db.calendar.moment import moment_at
 from yimao_db.db import reader_engine, writer_engine
+from yimao_db.kb.rules.keys import reading_keys
 from yimao_db.readings import chart
-from yimao_db.rules.keys import reading_keys
 
 QUERIES_MD = Path(__file__).resolve().parent.parent / "docs" / "queries.md"
 FLOOR = "SELECT sum(value) FROM reading_line"
@@ -60,7 +60,7 @@ SHANGHAI = ZoneInfo("Asia/Shanghai")
 def _line_columns() -> str:
     """The columns of v_reading_line but its reading_id, as ``l.name`` (PostgreSQL's CREATE
     TABLE AS refuses a column named twice)."""
-    from yimao_db.views import views
+    from yimao_db.kb.views import views
 
     return ", ".join(f"l.{c}" for c in views()["v_reading_line"].column_names if c != "reading_id")
 

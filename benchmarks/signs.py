@@ -36,13 +36,13 @@ from typing import Any
 
 from sqlalchemy import Engine, func, insert, select, text
 
-from yimao_db.build import build
+from yimao_db.building import build
 from yimao_db.check.signs import sign_problems
 from yimao_db.db import reader_engine, writer_engine
-from yimao_db.rules import spirits
-from yimao_db.rules.ganzhi import sixty
-from yimao_db.rules.keys import reading_keys
-from yimao_db.schema.readings import reading, reading_line
+from yimao_db.kb.rules import spirits
+from yimao_db.kb.rules.ganzhi import sixty
+from yimao_db.kb.rules.keys import reading_keys
+from yimao_db.kb.schema.readings import reading, reading_line
 
 BRANCHES = "子丑寅卯辰巳午未申酉戌亥"
 MATTERS = (None, "功名", "財利", "獄訟", "憂患")

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from throwaway import postgresql_database
 
-from yimao_db.build import build
+from yimao_db.building import build
 
 ENDLESS = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT COUNT(*) FROM r"
 ROWS = (

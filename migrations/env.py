@@ -6,16 +6,17 @@ migrations and the seed share one transaction. The ``alembic`` command line (``a
 ``./yimao.db``. Revisions carry frozen DDL and view SQL; only this file sees the live models,
 for autogenerate and ``alembic check``. A downgrade that would delete user data (readings,
 their notes, outcomes, tags or matter) is rolled back with a message naming it, unless run
-with ``-x force=1`` (:func:`yimao_db.migrating.refuse_data_loss`).
+with ``-x force=1`` (:func:`yimao_db.kb.migrating.refuse_data_loss`).
 """
 
 from __future__ import annotations
 
 from alembic import context
 
-from yimao_db import dialect, migrating
+from yimao_db import dialect
 from yimao_db.db import writer_engine
-from yimao_db.schema import metadata
+from yimao_db.kb import migrating
+from yimao_db.kb.schema import metadata
 
 config = context.config
 

@@ -5,18 +5,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from yimao_db.facts import facts
-from yimao_db.rules import ganzhi, palaces
-from yimao_db.rules.elements import controls, generates
-from yimao_db.rules.hexagrams import (
+from yimao_db.kb.facts import facts
+from yimao_db.kb.rules import ganzhi, palaces
+from yimao_db.kb.rules.elements import controls, generates
+from yimao_db.kb.rules.hexagrams import (
     gua_shen_positions,
     is_liuchong,
     is_liuhe,
     nuclear_bits,
 )
-from yimao_db.rules.hexagrams import hexagrams as hexagram_table
-from yimao_db.rules.najia import line_stem_branch
-from yimao_db.vocab import AFTER_SUMMER, AFTER_WINTER, SEASONAL
+from yimao_db.kb.rules.hexagrams import hexagrams as hexagram_table
+from yimao_db.kb.rules.najia import line_stem_branch
+from yimao_db.kb.vocab import AFTER_SUMMER, AFTER_WINTER, SEASONAL
 
 Rows = dict[str, list[dict[str, Any]]]
 

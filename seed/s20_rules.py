@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from yimao_db.facts import facts
-from yimao_db.rules import (
+from yimao_db.kb.facts import facts
+from yimao_db.kb.rules import (
     day_month,
     directions,
     dusk,
@@ -23,7 +23,7 @@ from yimao_db.rules import (
     stages,
     transforms,
 )
-from yimao_db.rules.ganzhi import ordinal_of, sixty
+from yimao_db.kb.rules.ganzhi import ordinal_of, sixty
 
 Rows = dict[str, list[dict[str, Any]]]
 

@@ -12,9 +12,9 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from yimao_db.facts import read_tsv
-from yimao_db.schema import metadata
-from yimao_db.schema.base import BASIS
+from yimao_db.kb.facts import read_tsv
+from yimao_db.kb.schema import metadata
+from yimao_db.kb.schema.base import BASIS
 
 Rows = dict[str, list[dict[str, Any]]]
 

@@ -1,7 +1,7 @@
 """Seed: the signs (the judgments of 卷一 applied to a reading) and the rule tables they read.
 
 Every family table is the enumeration of its keys against the signs' conditions
-(:func:`yimao_db.rules.signs.family_rows`); the rule tables the view joins to build the keys
+(:func:`yimao_db.kb.rules.signs.family_rows`); the rule tables the view joins to build the keys
 (``line_place``, ``mask_line``, ``branch_bearing``, ``shensha_on``) come from the same rules.
 The self-checks hold the signs to the book's own tables: 重 and 交 as ``line_aspect`` keys
 them, the moving relatives as ``moving_relative``, the affinities as ``spirit_affinity``;
@@ -15,11 +15,11 @@ from dataclasses import asdict
 from itertools import product
 from typing import Any
 
-from yimao_db.facts import facts
-from yimao_db.rules import day_month, hidden_stems, lines, najia, shensha, signs
-from yimao_db.rules.ganzhi import sixty
-from yimao_db.rules.hexagrams import gua_shen_positions, hexagrams
-from yimao_db.vocab import AFTER_WINTER
+from yimao_db.kb.facts import facts
+from yimao_db.kb.rules import day_month, hidden_stems, lines, najia, shensha, signs
+from yimao_db.kb.rules.ganzhi import sixty
+from yimao_db.kb.rules.hexagrams import gua_shen_positions, hexagrams
+from yimao_db.kb.vocab import AFTER_WINTER
 
 Rows = dict[str, list[dict[str, Any]]]
 

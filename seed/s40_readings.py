@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from yimao_db.rules.lines import mask_lines
+from yimao_db.kb.rules.lines import mask_lines
 
 
 def rows(done: Mapping[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:

@@ -1,7 +1,7 @@
 """Seed: the documentation tables meta_table and meta_column, and contract_version.
 
 Tables are described from the schema (comments), views from their contracts in
-:mod:`yimao_db.views`; no database is needed. ``tests/test_docs.py`` checks the rows
+:mod:`yimao_db.kb.views`; no database is needed. ``tests/test_docs.py`` checks the rows
 against the columns of the built database.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from yimao_db.meta import meta_rows, problems
-from yimao_db.views import contract
+from yimao_db.kb.meta import meta_rows, problems
+from yimao_db.kb.views import contract
 
 
 def rows(done: Mapping[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from yimao_db.meta import cited_rows
-from yimao_db.schema.sources import MAX_THEORY
+from yimao_db.kb.meta import cited_rows
+from yimao_db.kb.schema.sources import MAX_THEORY
 
 
 def rows(done: Mapping[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:

@@ -40,7 +40,7 @@ from hypothesis.errors import InvalidArgument
 from sqlalchemy import Connection, create_engine, text
 from sqlalchemy.engine import URL, make_url
 
-from yimao_db.build import build
+from yimao_db.building import build
 from yimao_db.db import reader_engine
 
 BACKEND = os.environ.get("YIMAO_TEST_BACKEND", "sqlite")

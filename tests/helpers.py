@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from sqlalchemy import Engine, text
 
-from yimao_db import seeding
 from yimao_db.cli import main
+from yimao_db.kb import seeding
 
 if TYPE_CHECKING:
     from yimao_db.sql.session import PostgresSession
@@ -51,7 +51,7 @@ def seed_existing(conn: Any) -> None:
     from sqlalchemy import inspect
     from sqlalchemy.exc import IntegrityError
 
-    from yimao_db import seeding
+    from yimao_db.kb import seeding
 
     insp = inspect(conn)
     names = set(insp.get_table_names())

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from yimao_db.build import build
+from yimao_db.building import build
 from yimao_db.readings import cast
 
 # reading 1: 姤 moving into 乾 (姤 hides 妻財 甲寅 under line 2); reading 2: no moving line

@@ -11,11 +11,12 @@ from alembic import command
 from sqlalchemy import Connection, create_mock_engine, inspect, text
 from sqlalchemy.exc import IntegrityError
 
-from yimao_db import invariants, seeding
-from yimao_db.build import alembic_config, build, head_revision
+from yimao_db.building import build, head_revision
 from yimao_db.db import reader_engine, resolve_url, sqlite_path, writer_engine
 from yimao_db.dialect import sqlite_schema_key
 from yimao_db.errors import DatabaseError, SeedCheckFailed
+from yimao_db.kb import invariants, seeding
+from yimao_db.kb.migrating import alembic_config
 
 # The public views' contract: these columns, in this order, at the start of each view.
 VIEW_CONTRACT = {

@@ -19,13 +19,13 @@ from helpers import copy_db, raw
 from sqlalchemy import UniqueConstraint, text
 
 from yimao_db import check as doctor
-from yimao_db import seeding
-from yimao_db.build import build, head_revision, upgrade
+from yimao_db.building import build, head_revision, upgrade
 from yimao_db.calendar import solarterms, term_table
 from yimao_db.cli import main
 from yimao_db.db import writer_engine
+from yimao_db.kb import seeding
+from yimao_db.kb.schema import metadata
 from yimao_db.readings import cast
-from yimao_db.schema import metadata
 
 BACKEND = os.environ.get("YIMAO_TEST_BACKEND", "sqlite")
 sqlite_only = pytest.mark.skipif(BACKEND != "sqlite", reason="damages a SQLite file")

@@ -14,8 +14,8 @@ import pytest
 from helpers import copy_db, run
 
 from yimao_db import check as doctor
-from yimao_db import seeding
-from yimao_db.build import build
+from yimao_db.building import build
+from yimao_db.kb import seeding
 from yimao_db.readings import cast
 
 pytestmark = pytest.mark.sqlite_only

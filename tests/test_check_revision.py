@@ -11,7 +11,7 @@ import pytest
 from helpers import copy_db, raw, run
 from sqlalchemy import text
 
-from yimao_db.build import build, current_revision, head_revision
+from yimao_db.building import build, current_revision, head_revision
 from yimao_db.db import reader_engine, writer_engine
 from yimao_db.errors import DatabaseError
 

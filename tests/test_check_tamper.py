@@ -21,9 +21,9 @@ import pytest
 from helpers import copy_db, raw
 
 from yimao_db import check as doctor
-from yimao_db import seeding
-from yimao_db.build import build
+from yimao_db.building import build
 from yimao_db.cli import main
+from yimao_db.kb import seeding
 from yimao_db.readings import cast
 
 pytestmark = pytest.mark.sqlite_only
@@ -489,7 +489,7 @@ def _cases(table: dict[str, list[Case]]) -> list[object]:
 
 
 def test_every_reading_column_is_attacked() -> None:
-    from yimao_db.schema import metadata
+    from yimao_db.kb.schema import metadata
 
     for table, cases in (("reading", READING_CASES), ("reading_line", LINE_CASES)):
         assert set(cases) == {c.name for c in metadata.tables[table].columns}
@@ -752,7 +752,7 @@ def test_check_while_a_writer_casts(damaged: Path, expected: Tables) -> None:
 def test_a_chart_view_that_lies_is_caught_by_the_rules(damaged: Path, expected: Tables) -> None:
     """A view replaced behind yimao's back: the schema check sees other SQL, and the charts,
     compared value by value with the rules' chart of each reading's inputs, name the column."""
-    from yimao_db.views import views
+    from yimao_db.kb.views import views
 
     sql = views()["v_reading_line"].sql.replace("bm.strength,", "'旺' AS strength,")
     assert "'旺' AS strength" in sql

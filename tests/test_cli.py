@@ -374,7 +374,7 @@ def test_ctrl_c_during_cast_keeps_no_reading(
 def test_ctrl_c_during_build_rolls_it_back(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, fresh_db: str
 ) -> None:
-    from yimao_db import seeding
+    from yimao_db.kb import seeding
 
     con = sqlite3.connect(fresh_db)
     con.execute("UPDATE stem SET element = '水' WHERE name = '甲'")  # the build would repair it
@@ -472,7 +472,7 @@ def test_ctrl_c_right_after_the_commit_reports_what_was_written(
 
 SIGINT_RUNNER = """
 import os, signal, sys
-from yimao_db import seeding
+from yimao_db.kb import seeding
 from yimao_db.cli import main
 real = seeding.sync
 def sync(*args, **kwargs):
@@ -628,7 +628,9 @@ def test_cast_and_show_import_only_what_they_use(sqlite_built_db: str, argv: lis
     commands = {m for m in loaded if m.startswith("yimao_db.commands.")}
     module = "core" if argv[0] == "show" else "readings"
     assert commands == {f"yimao_db.commands.{module}"}
-    assert not {m for m in loaded if m.startswith(("yimao_db.views", "yimao_db.build"))}
-    tables = {m for m in loaded if m.startswith("yimao_db.schema.") and m != "yimao_db.schema.base"}
+    assert not {m for m in loaded if m.startswith(("yimao_db.kb.views", "yimao_db.building"))}
+    tables = {
+        m for m in loaded if m.startswith("yimao_db.kb.schema.") and m != "yimao_db.kb.schema.base"
+    }
     assert tables == set()
-    assert not {"yimao_db.rules.chart", "yimao_db.rules.hexagrams"} & loaded
+    assert not {"yimao_db.kb.expected.chart", "yimao_db.kb.rules.hexagrams"} & loaded

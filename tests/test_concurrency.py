@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from yimao_db.build import build
+from yimao_db.building import build
 from yimao_db.db import reader_engine, writer_engine
 
 WRITERS = 8

@@ -1,7 +1,7 @@
 """Crash-safe build: ``yimao build`` killed with SIGKILL never leaves a half-built database.
 
 Each case runs ``python -m yimao_db build --db X`` as a real process. The deterministic cases
-set ``YIMAO_TEST_KILL_AT`` (the test hook of :mod:`yimao_db.build`) so the build kills itself
+set ``YIMAO_TEST_KILL_AT`` (the test hook of :mod:`yimao_db.building`) so the build kills itself
 right after ``BEGIN IMMEDIATE`` (``begin``), after the first of several migrations
 (``migration``), after all migrations (``upgrade``), after the seed (``seed``) and after the
 invariants, just before ``COMMIT`` (``invariants``). The random cases are killed from outside
@@ -33,11 +33,11 @@ import pytest
 from helpers import cast_into, copy_db, seed_existing
 
 from yimao_db import check as doctor
-from yimao_db import seeding
-from yimao_db.build import KILL_ENV, KILL_POINTS, build, current_revision, head_revision, upgrade
+from yimao_db.building import KILL_ENV, KILL_POINTS, build, current_revision, head_revision, upgrade
 from yimao_db.cli import main
 from yimao_db.db import ENV_VAR, writer_engine
-from yimao_db.rules.keys import KEY_COLUMNS
+from yimao_db.kb import seeding
+from yimao_db.kb.rules.keys import KEY_COLUMNS
 
 LATER_INPUTS = ("matter",)  # inputs of a reading added after revision 0003 (by 0006)
 

@@ -367,7 +367,7 @@ def rewrite_transcripts(doc: str) -> None:
     docs/journal.md``, then read the diff."""
     import tempfile
 
-    from yimao_db.build import build
+    from yimao_db.building import build
 
     path = ROOT / doc
     text = path.read_text(encoding="utf-8")

@@ -19,15 +19,16 @@ from helpers import run
 from sqlalchemy import Column, Connection, MetaData, String, Table, inspect, text
 from sqlalchemy.engine import make_url
 
-from yimao_db import meta as metamod
-from yimao_db import seeding
-from yimao_db.build import alembic_config, build, head_revision
+from yimao_db.building import build, head_revision
 from yimao_db.db import writer_engine
 from yimao_db.errors import SeedCheckFailed
+from yimao_db.kb import meta as metamod
+from yimao_db.kb import seeding
+from yimao_db.kb.migrating import alembic_config
+from yimao_db.kb.schema import metadata
+from yimao_db.kb.views import Col, contract, views
 from yimao_db.present import schema_doc
 from yimao_db.readings import EXTRAS, PARTS, Chart, ChartLine, ChartSign, HiddenLine
-from yimao_db.schema import metadata
-from yimao_db.views import Col, contract, views
 
 SCHEMA_MD = Path(__file__).resolve().parent.parent / "docs" / "schema.md"
 
@@ -196,7 +197,7 @@ def test_problems_catch_bad_rows() -> None:
 
 
 def test_seed_check_fails_on_an_undescribed_view(monkeypatch: pytest.MonkeyPatch) -> None:
-    from yimao_db import seeding
+    from yimao_db.kb import seeding
 
     broken = dict(views())
     view = broken["v_line"]

@@ -20,9 +20,10 @@ from sqlalchemy import inspect, text
 
 from yimao_db import check as doctor
 from yimao_db import readings
-from yimao_db.build import alembic_config, build, current_revision, head_revision
+from yimao_db.building import build, current_revision, head_revision
 from yimao_db.db import writer_engine
 from yimao_db.journaling import add_note, record_outcome, tag
+from yimao_db.kb.migrating import alembic_config
 
 ROOT = Path(__file__).resolve().parents[1]
 USER_TABLES = ("reading", "reading_line", "reading_note", "reading_outcome", "reading_tag")

@@ -15,12 +15,12 @@ from helpers import run
 from sqlalchemy import inspect, text
 
 from yimao_db import readings
-from yimao_db.build import build
+from yimao_db.building import build
 from yimao_db.cli import main
 from yimao_db.db import reader_engine, writer_engine
 from yimao_db.export import READING_TABLES, csv_cell, normalise, parquet_available
 from yimao_db.importing import import_file
-from yimao_db.schema import metadata
+from yimao_db.kb.schema import metadata
 
 
 def digest(directory: Path) -> dict[str, str]:

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 from helpers import copy_db
 
-from yimao_db.build import build
+from yimao_db.building import build
 from yimao_db.cli import main
 from yimao_db.readings import cast
 

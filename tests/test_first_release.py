@@ -29,7 +29,7 @@ import pytest
 from helpers import cast_into
 from test_migrations import db_at
 
-from yimao_db.build import build
+from yimao_db.building import build
 from yimao_db.cli import main
 
 FIRST_RELEASE = "0004"

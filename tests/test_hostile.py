@@ -28,12 +28,13 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import Connection
 
-from yimao_db import casting, lookup, names
-from yimao_db.build import build
+from yimao_db import casting, lookup
+from yimao_db.building import build
 from yimao_db.calendar import moment
 from yimao_db.cli import main, make_parser
 from yimao_db.db import reader_engine
 from yimao_db.errors import UsageError, YimaoError
+from yimao_db.kb import names
 from yimao_db.readings import cast, chart, make_moment
 
 pytestmark = pytest.mark.skipif(
@@ -676,20 +677,20 @@ SQL_WORDS = ("SELECT ", "INSERT ", "UPDATE ", "DELETE ", "FROM ", "WHERE ", "PRA
 REVIEWED = {
     **dict.fromkeys(
         (
-            ("migrating.py", 'CREATE TABLE "{temp}" ('),
-            ("migrating.py", 'INSERT INTO "{temp}" SELECT * FROM "{table}"'),
-            ("migrating.py", 'DROP TABLE "{table}"'),
-            ("migrating.py", 'ALTER TABLE "{temp}" RENAME TO "{table}"'),
+            ("kb/migrating.py", 'CREATE TABLE "{temp}" ('),
+            ("kb/migrating.py", 'INSERT INTO "{temp}" SELECT * FROM "{table}"'),
+            ("kb/migrating.py", 'DROP TABLE "{table}"'),
+            ("kb/migrating.py", 'ALTER TABLE "{temp}" RENAME TO "{table}"'),
         ),
         "a table name a revision freezes, and the table's own CREATE TABLE text from"
         " sqlite_master (rebuild_sqlite_tables)",
     ),
-    ("migrating.py", "PRAGMA legacy_alter_table = {"): "ON or OFF, chosen by the code",
-    ("seeding.py", "dialect.insert_sql(conn, table.name, names)"): (
+    ("kb/migrating.py", "PRAGMA legacy_alter_table = {"): "ON or OFF, chosen by the code",
+    ("kb/seeding.py", "dialect.insert_sql(conn, table.name, names)"): (
         "a seeded table's name and its rows' column names (each looked up in the declared"
         " table first); every value is bound"
     ),
-    ("seeding.py", "SELECT {columns} FROM {quote(table.name)}"): (
+    ("kb/seeding.py", "SELECT {columns} FROM {quote(table.name)}"): (
         "a seeded table's name and the column names of its computed rows (checked against"
         " the declared tables), quoted"
     ),
@@ -710,8 +711,8 @@ REVIEWED = {
         "the name of a built-in from the module's own list (COSTLY, printf, format) and one ?"
         " per argument; every value is bound"
     ),
-    ("migrating.py", "CREATE VIEW {view.name} AS {view.sql}"): "a view frozen in a revision",
-    ("migrating.py", "DROP VIEW {view.name}"): "a view name frozen in a revision",
+    ("kb/migrating.py", "CREATE VIEW {view.name} AS {view.sql}"): "a view frozen in a revision",
+    ("kb/migrating.py", "DROP VIEW {view.name}"): "a view name frozen in a revision",
     ("readings.py", "FROM {view} WHERE reading_id = :id{order}"): (
         "a view's columns (the fields of the chart classes) and name, from the package; the"
         " id is bound"

@@ -618,9 +618,9 @@ def test_import_stores_what_cast_stores(
 
 def test_reading_rows_fill_every_column() -> None:
     """The rows both cast and import store cover the tables (all but the keys and clock)."""
+    from yimao_db.kb.schema.readings import reading as reading_table
+    from yimao_db.kb.schema.readings import reading_line
     from yimao_db.readings import LINE_COLUMNS, READING_COLUMNS
-    from yimao_db.schema.readings import reading as reading_table
-    from yimao_db.schema.readings import reading_line
 
     reading = {c.name for c in reading_table.columns} - {"id", "created_at"}
     assert sorted(READING_COLUMNS) == sorted(reading)

@@ -350,19 +350,18 @@ def test_only_iana_zone_names(
         "",  # the package alone
         "import yimao_db.present.chart",  # a module that imports the journal functions first
         "from yimao_db import cast",
-        "import yimao_db.build",  # the module yimao_db.build, loaded before the API asks
+        "import yimao_db.building",  # the module that builds, loaded before the API asks
     ],
 )
 def test_the_package_api_names_are_functions(first: str) -> None:
     """``yimao_db.add_note``, ``yimao_db.journal`` and the rest of the API are the functions,
     whatever was imported before and however often they are asked for (``journal`` was the
-    module, ``add_note`` a RecursionError). ``yimao_db.build`` becomes the module once that
-    is loaded (a package's attribute named after a submodule is the submodule); it still
-    builds when called."""
+    module, ``add_note`` a RecursionError; ``build`` the module once that was loaded: no
+    module is named after a function of the API)."""
     import subprocess
     import sys
 
-    names = ("add_note", "record_outcome", "tag", "untag", "journal", "delete_readings")
+    names = ("add_note", "record_outcome", "tag", "untag", "journal", "delete_readings", "build")
     code = f"""{first}
 import sys
 import yimao_db
@@ -370,7 +369,7 @@ import yimao_db
 print(*[getattr(yimao_db, n).__name__ for n in {names!r}])
 print(*[callable(getattr(yimao_db, n)) for n in yimao_db.__all__[1:] * 2])
 built = []
-sys.modules["yimao_db.build"].build = lambda db=None: built.append(db)
+sys.modules["yimao_db.building"].build = lambda db=None: built.append(db)
 yimao_db.build("a.db")
 yimao_db.build("b.db")
 print(*built)

@@ -33,7 +33,7 @@ from helpers import cast_into, copy_db, seed_existing
 
 from yimao_db import check as doctor
 from yimao_db import db as dbmod
-from yimao_db.build import KILL_ENV, build, head_revision, upgrade
+from yimao_db.building import KILL_ENV, build, head_revision, upgrade
 from yimao_db.cli import main
 from yimao_db.db import ENV_VAR, writer_engine
 from yimao_db.readings import cast

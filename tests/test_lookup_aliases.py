@@ -9,7 +9,7 @@ from sqlalchemy import Connection
 
 from yimao_db import lookup
 from yimao_db.errors import UsageError
-from yimao_db.names import normalise
+from yimao_db.kb.names import normalise
 
 
 @pytest.mark.parametrize(

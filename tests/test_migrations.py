@@ -27,16 +27,17 @@ from alembic.util import CommandError
 from helpers import cast_into, seed_existing
 from sqlalchemy import Connection, Engine, event, select, text
 
-import yimao_db.build as buildmod
+import yimao_db.building as buildmod
 from yimao_db import check as doctor
-from yimao_db.build import alembic_config, build, current_revision, head_revision
+from yimao_db.building import build, current_revision, head_revision
 from yimao_db.cli import main
 from yimao_db.db import writer_engine
 from yimao_db.dialect import sqlite_schema_key
 from yimao_db.errors import DatabaseError
-from yimao_db.rules.keys import KEY_COLUMNS
-from yimao_db.schema import metadata
-from yimao_db.views import contract
+from yimao_db.kb.migrating import alembic_config
+from yimao_db.kb.rules.keys import KEY_COLUMNS
+from yimao_db.kb.schema import metadata
+from yimao_db.kb.views import contract
 
 LATER_INPUTS = ("matter",)  # inputs of a reading added after revision 0003 (by 0006)
 

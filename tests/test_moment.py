@@ -29,7 +29,7 @@ from yimao_db.calendar.moment import (
     parse_pillars,
 )
 from yimao_db.errors import UsageError
-from yimao_db.rules.ganzhi import ganzhi
+from yimao_db.kb.rules.ganzhi import ganzhi
 
 BEIJING = timezone(timedelta(hours=8))
 JIE_BRANCH = {  # the twelve 節 and the month branch each one opens (§12)

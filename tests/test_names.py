@@ -16,8 +16,8 @@ from sqlalchemy import Connection, text
 from yimao_db import lookup
 from yimao_db.cli import main
 from yimao_db.errors import UsageError
-from yimao_db.facts import read_tsv
-from yimao_db.names import VOCABULARIES, normalise, simplify, toneless
+from yimao_db.kb.facts import read_tsv
+from yimao_db.kb.names import VOCABULARIES, normalise, simplify, toneless
 
 # pinyin shared by two mansions is not an alias of either (their other forms resolve)
 AMBIGUOUS = {("mansion", "wei"), ("mansion", "bì"), ("mansion", "bi")}
@@ -190,7 +190,7 @@ def test_every_entity_has_pinyin(conn: Connection, kind: str) -> None:
     )
     table, column = ("hexagram", "king_wen") if kind == "hexagram" else VOCABULARIES[kind]
     every = {str(v) for v in conn.execute(text(f"SELECT {column} FROM {table}")).scalars()}
-    # 壁 and 畢 are both bì: that pinyin names neither (see yimao_db.names)
+    # 壁 and 畢 are both bì: that pinyin names neither (see yimao_db.kb.names)
     missing = {"壁", "畢"} if kind == "mansion" else set()
     assert with_pinyin == every - missing
 

@@ -128,7 +128,7 @@ def test_every_view_on_postgresql(built_pg: str, sqlite_built_db: str) -> None:
 
 @pytest.fixture
 def built_pg(pg_empty_db: str) -> str:
-    from yimao_db.build import build
+    from yimao_db.building import build
 
     build(pg_empty_db)
     return pg_empty_db

@@ -19,15 +19,15 @@ from typing import Any
 import pytest
 from sqlalchemy import Connection, text
 
-from yimao_db import seeding
-from yimao_db.build import build
+from yimao_db.building import build
 from yimao_db.db import reader_engine, writer_engine
-from yimao_db.facts import read_tsv
+from yimao_db.kb import seeding
+from yimao_db.kb.expected.chart import ExpectedChart, expected_chart
+from yimao_db.kb.facts import read_tsv
+from yimao_db.kb.rules.ganzhi import sixty
+from yimao_db.kb.rules.signs import by_name
+from yimao_db.kb.schema import metadata
 from yimao_db.readings import cast, chart
-from yimao_db.rules import chart as oracle
-from yimao_db.rules.ganzhi import sixty
-from yimao_db.rules.signs import by_name
-from yimao_db.schema import metadata
 
 QUERIES_MD = Path(__file__).resolve().parent.parent / "docs" / "queries.md"
 Rows = Sequence[Sequence[Any]]
@@ -59,7 +59,7 @@ CASTS: tuple[dict[str, Any], ...] = (
     {"lines": "姤:1,4", "day": "庚午", "month": "午", "matter": "lawsuit"},
     {"lines": "979797", "day": "甲戌", "month": "酉"},
 )
-CHARTS: dict[int, oracle.Chart] = {}  # reading id → the oracle's chart, filled by the fixture
+CHARTS: dict[int, ExpectedChart] = {}  # reading id → the oracle's chart, filled by the fixture
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +71,7 @@ def conn(module_db: str) -> Iterator[Connection]:
             kwargs = {k: v for k, v in item.items() if k != "lines"}
             c = chart(cast(item["lines"], db=engine, **kwargs), db=engine)
             values = "".join(str(line.value) for line in c.lines)
-            CHARTS[c.reading_id] = oracle.chart(
+            CHARTS[c.reading_id] = expected_chart(
                 values,
                 day_gz=c.day_gz,
                 month_branch=c.month_branch,
@@ -311,8 +311,8 @@ RANDOM_CASTS = [  # (values, day, month branch): random casts on random days
 ]
 
 
-def _oracle_charts() -> list[oracle.Chart]:
-    return [oracle.chart(v, day_gz=d, month_branch=m) for v, d, m in RANDOM_CASTS]
+def _oracle_charts() -> list[ExpectedChart]:
+    return [expected_chart(v, day_gz=d, month_branch=m) for v, d, m in RANDOM_CASTS]
 
 
 def check_readings_by_primary(rows: Rows) -> None:

@@ -1,6 +1,6 @@
 """Property tests: random casts at random moments, the views against the rules (§4, §6–§11).
 
-The expected chart is :func:`yimao_db.rules.chart.chart`, computed from the rule functions
+The expected chart is :func:`yimao_db.kb.expected.chart.chart`, computed from the rule functions
 alone (the same functions the rule tables are seeded from); ``v_reading``,
 ``v_reading_line``, ``v_reading_hidden``, ``v_reading_nuclear`` and ``v_reading_sign``
 assemble it by joins, so a wrong join shows up as a difference in a named column or sign.
@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from sqlalchemy import Engine, text
 
 from yimao_db.db import writer_engine
+from yimao_db.kb.expected.chart import expected_chart
+from yimao_db.kb.rules import spirits
+from yimao_db.kb.rules.ganzhi import sixty
 from yimao_db.readings import Chart, cast, chart
-from yimao_db.rules import chart as oracle
-from yimao_db.rules import spirits
-from yimao_db.rules.ganzhi import sixty
 
 BRANCHES = "子丑寅卯辰巳午未申酉戌亥"
 SIXTY = [g.name for g in sixty()]
@@ -50,7 +50,7 @@ def view_rows(engine: Engine, view: str, reading_id: int) -> list[dict[str, Any]
 def check(engine: Engine, values: str, c: Chart) -> None:
     """Every derived value of the stored chart, as the views give it, equals the rules'
     chart of the same inputs; and every column of the views is one the rules give."""
-    want = oracle.chart(
+    want = expected_chart(
         values,
         day_gz=c.day_gz,
         month_branch=c.month_branch,

@@ -6,14 +6,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from yimao_db.facts import facts
-from yimao_db.rules import bodies, ganzhi, palaces, stars
-from yimao_db.rules.elements import controls, generates, relation, relative
-from yimao_db.rules.hexagrams import nuclear_bits
-from yimao_db.rules.keys import bits_from_name
-from yimao_db.rules.lines import hidden_spirits, lines
-from yimao_db.rules.najia import line_stem_branch, lower_upper
-from yimao_db.vocab import AFTER_SUMMER, AFTER_WINTER, SEASONAL
+from yimao_db.kb.facts import facts
+from yimao_db.kb.rules import bodies, ganzhi, palaces, stars
+from yimao_db.kb.rules.elements import controls, generates, relation, relative
+from yimao_db.kb.rules.hexagrams import nuclear_bits
+from yimao_db.kb.rules.keys import bits_from_name
+from yimao_db.kb.rules.lines import hidden_spirits, lines
+from yimao_db.kb.rules.najia import line_stem_branch, lower_upper
+from yimao_db.kb.vocab import AFTER_SUMMER, AFTER_WINTER, SEASONAL
 
 ELEMENTS = ("木", "火", "土", "金", "水")
 RELATIVES = ("兄弟", "父母", "子孫", "妻財", "官鬼")

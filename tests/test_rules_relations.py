@@ -10,8 +10,8 @@ from helpers import seed_script
 from hypothesis import given
 from hypothesis import strategies as st
 
-from yimao_db.facts import facts
-from yimao_db.rules import relations
+from yimao_db.kb.facts import facts
+from yimao_db.kb.rules import relations
 
 BRANCHES = facts().branches
 

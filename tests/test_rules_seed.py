@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from helpers import seed_script
 
-from yimao_db.facts import facts, read_tsv
-from yimao_db.rules import directions, dusk, relations, spirits, stages
-from yimao_db.schema import metadata
-from yimao_db.schema import rules as schema
+from yimao_db.kb.facts import facts, read_tsv
+from yimao_db.kb.rules import directions, dusk, relations, spirits, stages
+from yimao_db.kb.schema import metadata
+from yimao_db.kb.schema import rules as schema
 
 Rows = dict[str, list[dict[str, Any]]]
 

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from yimao_db.facts import read_tsv
-from yimao_db.rules import bodies, day_month, dusk, hidden_stems, shensha, signs
-from yimao_db.rules.hexagrams import gua_shen_positions, hexagrams
-from yimao_db.vocab import SIGN_POLARITIES as POLARITIES
-from yimao_db.vocab import SIGN_SUBJECTS as SUBJECTS
+from yimao_db.kb.facts import read_tsv
+from yimao_db.kb.rules import bodies, day_month, dusk, hidden_stems, shensha, signs
+from yimao_db.kb.rules.hexagrams import gua_shen_positions, hexagrams
+from yimao_db.kb.vocab import SIGN_POLARITIES as POLARITIES
+from yimao_db.kb.vocab import SIGN_SUBJECTS as SUBJECTS
 
-RULES = Path(__file__).resolve().parents[1] / "yimao_db" / "rules"
+RULES = Path(__file__).resolve().parents[1] / "yimao_db" / "kb" / "rules"
 PASSAGES = {f"{r['chapter_no']}.{r['passage_no']}" for r in read_tsv("passages")}
 
 
@@ -53,7 +53,7 @@ def line(
 
 
 def test_every_sign_is_defined_once_in_the_rules() -> None:
-    """``grep -rn NAME yimao_db/rules`` finds one line for every sign (built names counted
+    """``grep -rn NAME yimao_db/kb/rules`` finds one line for every sign (built names counted
     by their template)."""
     text = {p.name: p.read_text(encoding="utf-8") for p in RULES.glob("*.py")}
     for s in signs.SIGNS:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from yimao_db.facts import facts
-from yimao_db.rules import spirits
+from yimao_db.kb.facts import facts
+from yimao_db.kb.rules import spirits
 
 STEMS = facts().stems
 BRANCHES = facts().branches

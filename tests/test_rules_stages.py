@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from yimao_db.facts import facts
-from yimao_db.rules import stages
-from yimao_db.rules.elements import controls, generates
+from yimao_db.kb.facts import facts
+from yimao_db.kb.rules import stages
+from yimao_db.kb.rules.elements import controls, generates
 
 ELEMENTS = facts().elements
 BRANCHES = facts().branches

@@ -29,9 +29,9 @@ from serving import built_with_readings, served, yimao_command
 
 from yimao_db import db as dbmod
 from yimao_db.journaling import add_note, record_outcome, tag
-from yimao_db.meta import read_meta
-from yimao_db.views import views
-from yimao_db.vocab import MOVING_MARKS, YANG_BAR, YIN_BAR
+from yimao_db.kb.meta import read_meta
+from yimao_db.kb.views import views
+from yimao_db.kb.vocab import MOVING_MARKS, YANG_BAR, YIN_BAR
 from yimao_db.web import site as web_site
 from yimao_db.web.queries import parse, queries
 

@@ -23,7 +23,7 @@ pytest.importorskip("datasette")
 from serving import built_with_readings, served
 
 from yimao_db.journaling import add_note, record_outcome, tag
-from yimao_db.vocab import MOVING_MARKS, YANG_BAR, YIN_BAR
+from yimao_db.kb.vocab import MOVING_MARKS, YANG_BAR, YIN_BAR
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 REQUIRED = bool(os.environ.get("CI") or os.environ.get("YIMAO_REQUIRE_CHROMIUM"))

@@ -13,14 +13,14 @@ from helpers import run
 from sqlalchemy import Connection, Engine, text
 
 from yimao_db import check as doctor
-from yimao_db import invariants
 from yimao_db.check.signs import sign_problems
 from yimao_db.db import writer_engine
 from yimao_db.importing import import_file
+from yimao_db.kb import invariants
+from yimao_db.kb.rules.signs import SIGNS
+from yimao_db.kb.schema.sources import MAX_THEORY
 from yimao_db.present.sign_doc import with_catalogue
 from yimao_db.readings import cast, chart
-from yimao_db.rules.signs import SIGNS
-from yimao_db.schema.sources import MAX_THEORY
 
 ROOT = Path(__file__).resolve().parents[1]
 PILLARS = "甲辰,丙寅,戊戌,庚申"
@@ -98,7 +98,7 @@ def test_every_passage_is_encoded_or_theory_with_a_note(conn: Connection) -> Non
 
 
 def test_the_seed_refuses_a_passage_left_unaccounted() -> None:
-    from yimao_db.seeding import seed_scripts
+    from yimao_db.kb.seeding import seed_scripts
 
     citations = next(s for s in seed_scripts() if s.__name__.endswith("s97_citations"))
     passages = [

@@ -17,9 +17,9 @@ import pytest
 from helpers import seed_script
 from sqlalchemy import Table
 
-from yimao_db.facts import facts, read_tsv
+from yimao_db.kb.facts import facts, read_tsv
+from yimao_db.kb.schema import metadata
 from yimao_db.paths import seed_dir
-from yimao_db.schema import metadata
 
 Tables = dict[str, list[dict[str, Any]]]
 
@@ -126,7 +126,7 @@ def test_columns_match_the_table(name: str, tables: Tables) -> None:
 
 
 def test_every_column_and_table_documented() -> None:
-    from yimao_db.schema import symbols
+    from yimao_db.kb.schema import symbols
 
     documented = {
         table.name for table in vars(symbols).values() if isinstance(table, Table) and table.comment

@@ -1,6 +1,6 @@
 """The views decide no rule: their SQL joins and filters the rule tables, and holds no CASE
 expression and no arithmetic (string concatenation with ``||`` builds keys and labels only).
-A rule found in a view belongs in ``yimao_db/rules/`` and a rule table instead."""
+A rule found in a view belongs in ``yimao_db/kb/rules/`` and a rule table instead."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from yimao_db.views import views
+from yimao_db.kb.views import views
 
 STRINGS = re.compile(r"'(?:[^']|'')*'")
 COMMENTS = re.compile(r"--[^\n]*")

@@ -35,7 +35,7 @@ __all__ = [
 JOURNAL = ("add_note", "record_outcome", "tag", "untag", "journal", "delete_readings")
 
 if TYPE_CHECKING:
-    from yimao_db.build import build
+    from yimao_db.building import build
     from yimao_db.finding import find_readings
     from yimao_db.journaling import add_note, delete_readings, journal, record_outcome, tag, untag
     from yimao_db.readings import cast, chart
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 def __getattr__(name: str) -> Any:
     # Imported on first use, so that `yimao build` does not load the calendar library.
     if name == "build":
-        from yimao_db.build import build
+        from yimao_db.building import build
 
         return build
     if name in ("cast", "chart"):

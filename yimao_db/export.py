@@ -106,7 +106,7 @@ class Source:
 
 def sources(conn: Connection) -> list[Source]:
     """The public views and the reference tables present in the database, by name."""
-    from yimao_db.schema import metadata
+    from yimao_db.kb.schema import metadata
 
     backend = dialect.backend(conn)
     insp = inspect(conn)
@@ -222,7 +222,7 @@ def _cell(value: Any) -> str:
 
 def schema_readme(conn: Connection, exported: Sequence[Exported], fmt: str) -> str:
     """README.md of an export: the files, then each table and view with its columns."""
-    from yimao_db.schema import metadata
+    from yimao_db.kb.schema import metadata
 
     names = {e.name for e in exported} | set(inspect(conn).get_table_names())
     meta_tables, meta_columns = _meta(conn, names)

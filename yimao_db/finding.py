@@ -20,8 +20,8 @@ from yimao_db import lookup
 from yimao_db.dialect import MAX_ID
 from yimao_db.errors import UsageError, shown
 from yimao_db.journaling import clean_tag, parse_date, shown_tag
+from yimao_db.kb.vocab import VERDICTS
 from yimao_db.readings import check_text, connect
-from yimao_db.vocab import VERDICTS
 
 NO_OUTCOME = "none"
 OUTCOMES = (*VERDICTS, NO_OUTCOME)

@@ -28,8 +28,8 @@ from sqlalchemy.engine import URL
 from yimao_db.calendar.civiltime import default_tz
 from yimao_db.dialect import MAX_ID, lock_reading
 from yimao_db.errors import UsageError, shown
+from yimao_db.kb.vocab import VERDICTS
 from yimao_db.readings import check_text, connect
-from yimao_db.vocab import VERDICTS
 
 Db = str | URL | Engine | Connection | None
 
@@ -144,7 +144,7 @@ def tag_key(text: str) -> str:
 
 def clean_tag(text: object) -> str:
     """A tag as stored: NFC, trimmed; one word of at most TAG_MAX characters, no comma."""
-    from yimao_db.schema.journal import TAG_MAX
+    from yimao_db.kb.schema.journal import TAG_MAX
 
     if not isinstance(text, str):
         raise UsageError(f"a tag must be text, got {type(text).__name__}")
@@ -237,7 +237,7 @@ def require_readings(conn: Connection, ids: Sequence[int]) -> None:
 def add_note(reading_id: int, note: str, db: Db = None) -> int:
     """Add a dated note to a reading; returns the note's id."""
     text_ = note_text(note)
-    from yimao_db.schema.journal import reading_note
+    from yimao_db.kb.schema.journal import reading_note
 
     noted_at = now_local()
     with connect(db, write=True) as conn:
@@ -255,7 +255,7 @@ def record_outcome(
 ) -> Outcome | None:
     """Record what happened (hit, miss or partial) on day ``on`` (default today); replaces
     an outcome recorded before, which is returned (None if there was none)."""
-    from yimao_db.schema.journal import reading_outcome
+    from yimao_db.kb.schema.journal import reading_outcome
 
     chosen = verdict(outcome)
     happened = parse_date(on, "--on date") if on is not None else today()
@@ -284,7 +284,7 @@ def record_outcome(
 
 def tag(reading_id: int, tags: Sequence[str], db: Db = None) -> list[str]:
     """Put ``tags`` on a reading; returns those it did not have yet."""
-    from yimao_db.schema.journal import reading_tag
+    from yimao_db.kb.schema.journal import reading_tag
 
     wanted = list(dict.fromkeys(clean_tag(t) for t in tags))
     if not wanted:
@@ -305,7 +305,7 @@ def untag(reading_id: int, tags: Sequence[str], db: Db = None) -> list[str]:
     A tag given is the stored tags equal to it as typed or NFC and trimmed, so that any
     stored tag can be taken off, one that :func:`clean_tag` would refuse (stored by another
     program) included; a tag the reading lacks is checked as :func:`tag` would."""
-    from yimao_db.schema.journal import reading_tag
+    from yimao_db.kb.schema.journal import reading_tag
 
     given = list(dict.fromkeys(tags))
     if not given:
@@ -344,8 +344,8 @@ def shown_tag(tag: str) -> str:
 
 def dependent_tables() -> list[Table]:
     """Every table with a foreign key to ``reading.id``: what deleting a reading deletes."""
-    from yimao_db.schema import metadata
-    from yimao_db.schema.readings import reading
+    from yimao_db.kb.schema import metadata
+    from yimao_db.kb.schema.readings import reading
 
     return sorted(
         (
@@ -360,7 +360,7 @@ def dependent_tables() -> list[Table]:
 def delete_readings(ids: Sequence[int], db: Db = None) -> int:
     """Delete readings with their lines, notes, outcome and tags, in one transaction;
     UsageError (nothing deleted) if any id is no reading. Returns how many were deleted."""
-    from yimao_db.schema.readings import reading
+    from yimao_db.kb.schema.readings import reading
 
     wanted = sorted(set(_ids(ids)))
     if not wanted:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import Connection, text
 
 from yimao_db.errors import UsageError, shown
-from yimao_db.names import loose, normalise
+from yimao_db.kb.names import loose, normalise
 
 HEXAGRAM_FORMS = (
     "a hexagram: full or short name in traditional or simplified characters (乾為天, 姤, 天风姤), "

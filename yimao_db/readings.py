@@ -21,11 +21,11 @@ from yimao_db.calendar.civiltime import default_tz, parse_at
 from yimao_db.calendar.moment import Moment, moment_from_pillars, moment_of, parse_pillars
 from yimao_db.db import driver_error, reader_engine, writer_engine
 from yimao_db.errors import UsageError, shown
-from yimao_db.rules.keys import KEY_COLUMNS, reading_keys
-from yimao_db.vocab import NAJIA_VARIANTS
+from yimao_db.kb.rules.keys import KEY_COLUMNS, reading_keys
+from yimao_db.kb.vocab import NAJIA_VARIANTS
 
 # The chart as typed objects: one field per column of the view it is read from, in the
-# view's order (tests/test_docs.py holds these to the contracts in yimao_db.views).
+# view's order (tests/test_docs.py holds these to the contracts in yimao_db.kb.views).
 
 # SQLite stores no value, and no row, over 10⁹ bytes (SQLITE_MAX_LENGTH); PostgreSQL no text
 # over 1 GB. The rest of a reading's row takes well under the margin left here.
@@ -415,7 +415,7 @@ def prepare(
 
 # The columns :func:`reading_rows` fills, in its order; ``id`` and ``created_at`` are added
 # when the rows are inserted. The last four are the keys derived from the lines
-# (:func:`yimao_db.rules.keys.reading_keys`).
+# (:func:`yimao_db.kb.rules.keys.reading_keys`).
 # The moment's pillars as stored, in the order of the reading table.
 PILLAR_COLUMNS = (
     "year_gz",

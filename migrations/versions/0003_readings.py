@@ -15,8 +15,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from yimao_db import migrating
-from yimao_db.migrating import ViewSQL
+from yimao_db.kb import migrating
+from yimao_db.kb.migrating import ViewSQL
 
 revision: str = "0003"
 down_revision: str | None = "0002"

@@ -1,7 +1,7 @@
 """Documentation inside the database: meta_table, meta_column and v_passage_citation.
 
 meta_table and meta_column describe every table, view and column (seeded by
-seed/s95_docs.py from yimao_db.meta). v_passage_citation lists, per passage, every row of
+seed/s95_docs.py from yimao_db.kb.meta). v_passage_citation lists, per passage, every row of
 every table with a passage column; its SQL was generated once by
 the citation view builder of its day and is frozen here: a later table with a passage column
 needs a revision that recreates the view (tests/test_docs.py checks the coverage).
@@ -16,8 +16,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from yimao_db import migrating
-from yimao_db.migrating import ViewSQL
+from yimao_db.kb import migrating
+from yimao_db.kb.migrating import ViewSQL
 
 revision: str = "0004"
 down_revision: str | None = "0003"

@@ -1,6 +1,6 @@
 """Rules as tables, reading keys, views that only join.
 
-Every rule a chart applies becomes a rule table seeded from yimao_db.rules (element_relation,
+Every rule a chart applies becomes a rule table seeded from yimao_db.kb.rules (element_relation,
 line_value, line_transform, hour_spirit, month_spirit_branch, branch_on_day, branch_in_month,
 month_mansion; line_najia and hexagram_pattern for the hexagrams; moving_lines). A reading
 gains the keys derived from its lines at insert (primary_kw, changed_kw, moving_mask,
@@ -22,9 +22,8 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
-from yimao_db import migrating
-from yimao_db.migrating import ViewSQL
-from yimao_db.rules.keys import reading_keys
+from yimao_db.kb import migrating
+from yimao_db.kb.migrating import ViewSQL
 
 revision: str = "0005"
 down_revision: str | None = "0004"
@@ -402,6 +401,28 @@ COMMENTS_CHANGED = (
 )
 
 
+# The rules the backfill applies, frozen as they stood when this revision was written (a
+# revision imports no live rule): 7 and 9 are yang (§2.3), 6 and 9 move and change into their
+# opposite (§4.5), and only the seasonal najia after the summer solstice uses the 夏至後 half
+# of the table (§4.3).
+_YANG = {6: "0", 7: "1", 8: "0", 9: "1"}
+_CHANGED_YANG = {6: "1", 7: "1", 8: "0", 9: "0"}
+
+
+def _reading_keys(
+    values: list[int], variant: str, half_year: str | None, kw: dict[str, int]
+) -> dict[str, Any]:
+    """The keys of a reading cast as ``values`` (line 1 first); ``kw``: King Wen by bits."""
+    mask = sum(1 << i for i, v in enumerate(values) if v in (6, 9))
+    seasonal_summer = variant == "seasonal" and half_year == "夏至後"
+    return {
+        "primary_kw": kw["".join(_YANG[v] for v in values)],
+        "changed_kw": kw["".join(_CHANGED_YANG[v] for v in values)] if mask else None,
+        "moving_mask": mask,
+        "najia_half": "夏至後" if seasonal_summer else "冬至後",
+    }
+
+
 def _backfill() -> None:
     """The keys of every stored reading, from its six lines by the rules."""
     conn = op.get_bind()
@@ -410,6 +431,9 @@ def _backfill() -> None:
     ).all()
     if not readings:
         return
+    king_wen: dict[str, int] = {
+        bits: kw for bits, kw in conn.execute(sa.text("SELECT bits, king_wen FROM hexagram"))
+    }
     lines: dict[int, list[tuple[int, int]]] = {}
     for reading_id, position, value in conn.execute(
         sa.text(
@@ -429,8 +453,8 @@ def _backfill() -> None:
                 f"reading {reading_id} has lines {[p for p, _ in cast]}, not 1..6: "
                 "its keys cannot be derived; repair or delete it, then build again"
             )
-        keys = reading_keys("".join(str(v) for _, v in cast), variant, half_year)
-        batch.append({"id": reading_id, **keys.__dict__})
+        keys = _reading_keys([v for _, v in cast], variant, half_year, king_wen)
+        batch.append({"id": reading_id, **keys})
         if len(batch) >= BATCH:
             conn.execute(update, batch)
             batch = []

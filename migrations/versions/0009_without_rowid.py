@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from alembic import op
 
-from yimao_db import migrating
+from yimao_db.kb import migrating
 
 revision: str = "0009"
 down_revision: str | None = "0008"

@@ -24,7 +24,7 @@ The calendar of :func:`moment_at`:
 - The day changes at midnight. With ``early_rat=True`` the 早子時 convention applies:
   23:00-24:00 belongs to the next day and gets the next day's pillar.
 - The hour branch goes by two-hour blocks (子 = 23:00-01:00); the hour stem comes by
-  五子遁 (:func:`yimao_db.rules.spirits.hour_stem`) from the day pillar in effect for that
+  五子遁 (:func:`yimao_db.kb.rules.spirits.hour_stem`) from the day pillar in effect for that
   hour: the civil day by default (23:30 on a 甲 day is a 甲子 hour), the next day with
   ``early_rat=True`` (the same moment is a 丙子 hour on the 乙 day). tyme4py itself always
   moves 23:00 to the next day.
@@ -48,10 +48,10 @@ from functools import cache
 from yimao_db.calendar.civiltime import DEFAULT_TZ, CivilTime, out_of_range, parse_at
 from yimao_db.calendar.solarterms import SOLAR_TERMS, TERM_NAMES, clock_seconds, term_at
 from yimao_db.errors import UsageError, shown
-from yimao_db.facts import facts
-from yimao_db.rules.ganzhi import ordinal_of, sixty, void_branches
-from yimao_db.rules.spirits import hour_stem, month_stem
-from yimao_db.vocab import AFTER_SUMMER, AFTER_WINTER
+from yimao_db.kb.facts import facts
+from yimao_db.kb.rules.ganzhi import ordinal_of, sixty, void_branches
+from yimao_db.kb.rules.spirits import hour_stem, month_stem
+from yimao_db.kb.vocab import AFTER_SUMMER, AFTER_WINTER
 
 __all__ = [
     "SOLAR_TERMS",

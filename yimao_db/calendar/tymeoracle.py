@@ -36,8 +36,8 @@ from tyme4py.solar import SolarDay, SolarTerm, SolarTime
 from yimao_db.calendar.civiltime import CivilTime
 from yimao_db.calendar.moment import Moment
 from yimao_db.calendar.solarterms import SOLAR_TERMS
-from yimao_db.rules.ganzhi import ganzhi
-from yimao_db.vocab import AFTER_SUMMER, AFTER_WINTER
+from yimao_db.kb.rules.ganzhi import ganzhi
+from yimao_db.kb.vocab import AFTER_SUMMER, AFTER_WINTER
 
 __all__ = ["get_term_pillars", "jie_minutes", "random_minutes", "reference_moment"]
 

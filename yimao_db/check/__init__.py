@@ -7,7 +7,7 @@ It checks, in order:
    is not a database, are reported in one line and end the check: nothing read from such a
    file can be trusted. Indexes that do not match their tables are reported and the checks
    go on (the tables are readable; ``REINDEX`` rebuilds them);
-2. the schema revision (:func:`yimao_db.build.current_revision`): ``alembic_version`` holds
+2. the schema revision (:func:`yimao_db.building.current_revision`): ``alembic_version`` holds
    exactly one revision, this yimao-db's head. A damaged revision table (several rows, NULL,
    a value that is not text, a view, no revision in a database that has tables) is a
    problem and the checks go on against the head schema; a revision this code does not know
@@ -19,9 +19,9 @@ It checks, in order:
    NOT NULL of the models evaluated explicitly (SQLite skips them on a read-only
    connection), and on SQLite the storage class, VARCHAR(n) lengths and UTF-8;
 4. every seeded table equals a fresh recomputation from the rules
-   (:func:`yimao_db.seeding.compute_tables`), row by row by primary key: missing rows, extra
+   (:func:`yimao_db.kb.seeding.compute_tables`), row by row by primary key: missing rows, extra
    rows and differing cells, each named by table, key and column;
-5. every SQL invariant of :mod:`yimao_db.invariants` returns no rows;
+5. every SQL invariant of :mod:`yimao_db.kb.invariants` returns no rows;
 6. the solar term instants shipped with the package (:mod:`yimao_db.calendar.term_table`)
    equal those the installed tyme4py computes, every one of them
    (:func:`yimao_db.calendar.solarterms.verify_table`, about half a second);
@@ -66,8 +66,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError
 
-from yimao_db import dialect, invariants, seeding
-from yimao_db.build import (
+from yimao_db import dialect
+from yimao_db.building import (
     RevisionTableError,
     current_revision,
     head_revision,
@@ -82,7 +82,8 @@ from yimao_db.check.problems import MAX_PER_TABLE, CheckReport, Problem, Progres
 from yimao_db.check.readings import check_charts, check_readings
 from yimao_db.db import reader_engine
 from yimao_db.errors import shown
-from yimao_db.schema import metadata
+from yimao_db.kb import invariants, seeding
+from yimao_db.kb.schema import metadata
 
 
 class Damaged(Exception):
@@ -331,7 +332,7 @@ def migrated_schema() -> dict[tuple[str, str], tuple[str, str | None]]:
     SQLite."""
     from sqlalchemy import create_engine
 
-    from yimao_db.build import upgrade
+    from yimao_db.building import upgrade
 
     engine = create_engine("sqlite://")
     try:
@@ -531,7 +532,7 @@ def run(
 ) -> CheckReport:
     """Check the database ``db`` (path, URL or engine; default as for every command).
 
-    ``expected`` is the recomputed seed (:func:`yimao_db.seeding.compute_tables`); pass it to
+    ``expected`` is the recomputed seed (:func:`yimao_db.kb.seeding.compute_tables`); pass it to
     check many databases without recomputing. ``progress(stage, done, total)`` is called as
     the stages start and, for the readings, every few thousand.
     """

@@ -7,7 +7,7 @@ check`` uses. A file written by another program, with ``PRAGMA ignore_check_cons
 through an edited ``sqlite_master`` or byte by byte holds whatever was put there. So each
 table is read once with one query that selects, by primary key, the rows breaking any of:
 
-* every CHECK constraint of the models (:data:`yimao_db.schema.metadata`), by its name. A
+* every CHECK constraint of the models (:data:`yimao_db.kb.schema.metadata`), by its name. A
   CHECK holds when its expression is true *or NULL* (SQL), so a row is reported only when
   the expression is false: ``NOT (expression)`` is true;
 * NOT NULL, for every column the models declare not nullable;
@@ -62,7 +62,7 @@ from yimao_db import dialect
 from yimao_db.check.problems import Capped, CheckReport, format_key
 from yimao_db.check.readings import COMPARED
 from yimao_db.errors import shown
-from yimao_db.schema import metadata
+from yimao_db.kb.schema import metadata
 
 # A storage class as a value of that class is called in a sentence.
 STORAGE = {"integer": "an integer", "real": "a real", "text": "text", "blob": "a blob"}

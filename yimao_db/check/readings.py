@@ -20,10 +20,11 @@ computed from it. Each reading is checked for:
   fits the day stem (五子遁); and no solar term, half-year or early rat (only a date-time
   has them);
 * **the keys** stored with the lines (``primary_kw``, ``changed_kw``, ``moving_mask``,
-  ``najia_half``) are what :func:`yimao_db.rules.keys.reading_keys` gives the lines;
+  ``najia_half``) are what :func:`yimao_db.kb.rules.keys.reading_keys` gives the lines;
 * **the seasonal najia** needs a half-year; ``created_at`` is a UTC ISO 8601 time;
 * **the chart**: ``v_reading`` gives the reading one row and ``v_reading_line`` six, and every
-  value of its chart equals the rules' chart of its inputs (:func:`yimao_db.rules.chart.chart`).
+  value of its chart equals the expected chart of its inputs
+  (:func:`yimao_db.kb.expected.chart.expected_chart`).
   Given sound reference tables (checked before, row by row against the rules), a chart is a
   function of the reading's keys and moment, so the views run for one reading per distinct
   (day pillar, primary hexagram) and for every reading whose lines are broken.
@@ -58,11 +59,11 @@ from yimao_db.calendar import moment
 from yimao_db.check.problems import Capped, CheckReport, Progress, format_key
 from yimao_db.check.signs import sign_problems
 from yimao_db.errors import UsageError, shown
+from yimao_db.kb.expected.chart import ExpectedChart, expected_chart
+from yimao_db.kb.rules.ganzhi import ganzhi
+from yimao_db.kb.rules.keys import KEY_COLUMNS, reading_keys
+from yimao_db.kb.vocab import NAJIA_VARIANTS
 from yimao_db.readings import PILLAR_COLUMNS
-from yimao_db.rules import chart as chart_rules
-from yimao_db.rules.ganzhi import ganzhi
-from yimao_db.rules.keys import KEY_COLUMNS, reading_keys
-from yimao_db.vocab import NAJIA_VARIANTS
 
 # the stored moment, compared with the calendar column by column
 MOMENT_COLUMNS = ("cast_at", *PILLAR_COLUMNS)
@@ -361,7 +362,7 @@ class Checker:
     # --- the keys derived from the lines ----------------------------------------------------
 
     def keys_group(self, g: dict[str, Any]) -> Found:
-        """The stored keys equal :func:`yimao_db.rules.keys.reading_keys` of the lines (a
+        """The stored keys equal :func:`yimao_db.kb.rules.keys.reading_keys` of the lines (a
         reading without six good lines is reported by :meth:`lines`)."""
         values = six(g["vals"]) if g["n"] == 6 else None
         if values is None or g["najia_variant"] not in NAJIA_VARIANTS:
@@ -572,8 +573,8 @@ WHERE r.id IN :ids
 
 def check_charts(conn: Connection, ids: list[int], report: CheckReport) -> None:
     """The chart views give each reading of ``ids`` one row and six lines, and every value
-    of its chart is what the rules give (:func:`yimao_db.rules.chart.chart`, the oracle the
-    tests hold the views to)."""
+    of its chart is the expected chart (:func:`yimao_db.kb.expected.chart.expected_chart`,
+    the oracle the tests hold the views to)."""
     found = Capped("reading")
     inputs_query = text(CHART_INPUTS).bindparams(bindparam("ids", expanding=True))
     for start in range(0, len(ids), CHART_BATCH):
@@ -661,8 +662,8 @@ def oracle(
     half_year: str | None,
     year_gz: str | None = None,
     matter: str | None = None,
-) -> chart_rules.Chart:
-    return chart_rules.chart(
+) -> ExpectedChart:
+    return expected_chart(
         values,
         day_gz=day_gz,
         month_branch=month_branch,

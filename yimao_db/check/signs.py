@@ -1,7 +1,7 @@
 """The signs of stored readings against the rules, for ``yimao check``.
 
 :func:`sign_problems` recomputes the signs of stored readings with the oracle
-(:func:`yimao_db.rules.reading_signs.reading_signs`, the rules alone) and compares them with
+(:func:`yimao_db.kb.expected.signs.expected_signs`, the rules alone) and compares them with
 the rows ``v_reading_sign`` gives, reading by reading. A sign the rules give and the view
 does not, or the other way round, is a problem named by reading, sign and line. The seeded
 sign tables themselves are compared with the rules by ``yimao check``'s seeded-table check,
@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from sqlalchemy import BindParameter, Connection, bindparam, text
 
 from yimao_db.check.problems import Problem
-from yimao_db.rules.reading_signs import reading_signs
+from yimao_db.kb.expected.signs import expected_signs
 
 BATCH = 500
 MAX_PROBLEMS = 50  # listed per check; the rest are counted in one line
@@ -84,7 +84,7 @@ def sign_problems(conn: Connection, reading_ids: Iterable[int] | None = None) ->
             if len(values[rid]) != 6 or not set(values[rid]) <= set("6789"):
                 continue  # six lines are yimao check's own reading check
             try:
-                fired = reading_signs(
+                fired = expected_signs(
                     values[rid],
                     day_gz=day,
                     month_branch=month,

@@ -11,7 +11,7 @@ from yimao_db.lookup import KIND_NAMES
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from yimao_db.build import build
+    from yimao_db.building import build
 
     url = dbmod.resolve_url(args.db)
     report = build(url)

@@ -7,9 +7,10 @@ import sys
 from typing import Any
 
 from yimao_db.commands import SubParsers, db_option, format_options, out
-from yimao_db.commands.readings import built_writer, reading_id
+from yimao_db.commands.readings import built_writer
 from yimao_db.errors import UsageError
-from yimao_db.vocab import VERDICTS
+from yimao_db.inputs import reading_id
+from yimao_db.kb.vocab import VERDICTS
 
 
 def cmd_note(args: argparse.Namespace) -> int:

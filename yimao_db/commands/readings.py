@@ -15,9 +15,9 @@ from sqlalchemy import Connection, Engine
 
 from yimao_db import db as dbmod
 from yimao_db.commands import SubParsers, chart_format_options, db_option, format_options, out
-from yimao_db.dialect import MAX_ID
-from yimao_db.errors import UsageError, shown
-from yimao_db.vocab import VERDICTS
+from yimao_db.errors import UsageError
+from yimao_db.inputs import limit, moving_count, reading_id
+from yimao_db.kb.vocab import VERDICTS
 
 DEFAULT_LIMIT = 20
 
@@ -112,31 +112,6 @@ def _cast(args: argparse.Namespace, conn: Connection) -> int:
     )
 
 
-def _whole_number(text: str) -> int | None:
-    """``text`` as a number from 1 to MAX_ID, or None. The length is checked before ``int()``,
-    which refuses more than 4,300 digits with a ValueError of its own."""
-    if not text.isascii() or not text.isdigit() or len(text) > len(str(MAX_ID)):
-        return None
-    number = int(text)
-    return number if 1 <= number <= MAX_ID else None
-
-
-def reading_id(text: str) -> int:
-    """A reading id typed by a user: a positive whole number."""
-    number = _whole_number(text)
-    if number is None:
-        raise UsageError(f"bad reading id {shown(text)}: expected a positive whole number")
-    return number
-
-
-def limit(text: str) -> int:
-    """A ``--limit`` typed by a user: 1 .. MAX_ID."""
-    number = _whole_number(text)
-    if number is None:
-        raise UsageError(f"bad --limit {shown(text)}: expected a whole number from 1 to {MAX_ID}")
-    return number
-
-
 def cmd_reading(args: argparse.Namespace) -> int:
     wanted = reading_id(args.id)
     engine = dbmod.reader_engine(args.db)
@@ -146,13 +121,6 @@ def cmd_reading(args: argparse.Namespace) -> int:
         engine.dispose()
     out(text)
     return 0
-
-
-def moving_count(text: str) -> int:
-    """A ``--moving`` count typed by a user: 0 .. 6."""
-    if text.strip() not in tuple("0123456"):
-        raise UsageError(f"bad --moving {shown(text)}: expected a number of lines from 0 to 6")
-    return int(text.strip())
 
 
 def cmd_readings(args: argparse.Namespace) -> int:

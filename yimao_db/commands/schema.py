@@ -17,7 +17,7 @@ COLUMN_COLUMNS = ("table_name", "ordinal", "column_name", "description", "domain
 
 
 def _read(db: str | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    from yimao_db.meta import read_meta
+    from yimao_db.kb.meta import read_meta
 
     engine = dbmod.reader_engine(db)
     try:

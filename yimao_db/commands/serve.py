@@ -41,8 +41,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError(
             f"yimao serve needs datasette, which is not installed ({INSTALL})"
         ) from None
-    from yimao_db.meta import read_meta
-    from yimao_db.web import site
+    from yimao_db.kb.meta import read_meta
+    from yimao_db.web import server, site
 
     port = _port(args.port)
     warning = site.check_host(args.host, args.allow_remote)
@@ -55,7 +55,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             sys.stderr.write(warning + "\n")
             sys.stderr.flush()
         try:
-            site.serve(served, meta, site.guide(tables), sock)
+            server.serve(served, meta, site.guide(tables), sock)
         finally:
             sock.close()
     return 0

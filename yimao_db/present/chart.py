@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from yimao_db.journaling import Journal
+from yimao_db.kb.rules.lines import all_moving_name
+from yimao_db.kb.vocab import MOVING_MARKS, SEASONAL, YANG_BAR, YIN_BAR
 from yimao_db.present.journal_block import journal_lines
 from yimao_db.present.signs import grouped, render_signs
 from yimao_db.present.table import pad, terminal_text, width
 from yimao_db.readings import Chart, ChartLine
-from yimao_db.rules.lines import all_moving_name
-from yimao_db.vocab import MOVING_MARKS, SEASONAL, YANG_BAR, YIN_BAR
 
 LINE = {True: YANG_BAR, False: YIN_BAR}
 HEADINGS = ("六神", "伏神", "本卦", "變卦")

@@ -1,6 +1,6 @@
 """The documentation rendered: ``docs/schema.md`` (every table and view, and the versions
 of the public views' contract), the view column tables of ``docs/readings.md``, and a
-datasette ``metadata.json``, all from the rows :mod:`yimao_db.meta` collects.
+datasette ``metadata.json``, all from the rows :mod:`yimao_db.kb.meta` collects.
 
 ``python -m yimao_db.present.schema_doc [PATH]`` writes ``docs/schema.md`` (or PATH) and
 brings the generated column tables of ``docs/readings.md`` up to date.
@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from yimao_db.meta import Row, meta_rows, seed_passages, sort_key
+from yimao_db.kb.meta import Row, meta_rows, seed_passages, sort_key
+from yimao_db.kb.schema.meta import SECTIONS
+from yimao_db.kb.views import contract, views
 from yimao_db.present.sign_doc import signs_md_path, with_catalogue
-from yimao_db.schema.meta import SECTIONS
-from yimao_db.views import contract, views
 
 TITLE = "yimao-db: 程良玉《易冒》卷一 as data"
 DESCRIPTION = (
@@ -55,7 +55,7 @@ def schema_markdown(tables: Sequence[Row], columns: Sequence[Row]) -> str:
         "The same text is stored in the database itself, in `meta_table` and `meta_column` "
         "(`yimao schema [TABLE]` prints it, `yimao export-metadata` writes it for datasette). "
         "Table descriptions come from the models' docstrings and column comments in "
-        "`yimao_db/schema/`, view descriptions from `yimao_db/views/`. Key columns are in "
+        "`yimao_db/kb/schema/`, view descriptions from `yimao_db/kb/views/`. Key columns are in "
         "bold. A domain `FK t.c` names the column it refers to; `v_passage_citation` lists "
         "every row that cites each passage.",
         "",

@@ -13,11 +13,12 @@ from typing import Any
 
 from sqlalchemy import Connection, Table, and_, or_, select, text
 
-from yimao_db import lookup, names, schema
+from yimao_db import lookup
 from yimao_db.errors import UsageError, shown
-from yimao_db.names import VOCABULARIES
+from yimao_db.kb import names, schema
+from yimao_db.kb.names import VOCABULARIES
+from yimao_db.kb.vocab import YANG_BAR, YIN_BAR
 from yimao_db.present.table import pad, render, terminal_layout
-from yimao_db.vocab import YANG_BAR, YIN_BAR
 
 # (``schema.metadata``, every table declared, is loaded only when a name that is no hexagram
 # is shown: laying out a hexagram reads the views alone)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from yimao_db.kb.vocab import YANG_BAR, YIN_BAR
 from yimao_db.present.chart import STYLE, md_text
 from yimao_db.present.show import (
     aliases_text,
@@ -24,7 +25,6 @@ from yimao_db.present.show import (
     marks,
     value_text,
 )
-from yimao_db.vocab import YANG_BAR, YIN_BAR
 
 HEXAGRAM_COLUMNS = ("line", "", "六親", "干支", "世應", "宿", "伏神")
 

@@ -1,4 +1,4 @@
-"""The catalogue of signs in ``docs/signs.md``, generated from :mod:`yimao_db.rules.signs`.
+"""The catalogue of signs in ``docs/signs.md``, generated from :mod:`yimao_db.kb.rules.signs`.
 
 The block between ``<!-- signs:begin -->`` and ``<!-- signs:end -->`` is one table per chart
 group: every sign with its subject, polarity, weight, condition in words, meaning, passage,
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from yimao_db.rules.signs import GROUPS, SIGNS
+from yimao_db.kb.rules.signs import GROUPS, SIGNS
 
 BEGIN, END = "<!-- signs:begin -->", "<!-- signs:end -->"
 _BLOCK = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END), re.S)

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from yimao_db.kb.vocab import SIGN_GROUPS as GROUPS
+from yimao_db.kb.vocab import SIGN_SUBJECT_GROUP as SUBJECT_GROUP
 from yimao_db.present.table import width
-from yimao_db.vocab import SIGN_GROUPS as GROUPS
-from yimao_db.vocab import SIGN_SUBJECT_GROUP as SUBJECT_GROUP
 
 WIDTH = 100  # wrap a group's line past this many terminal cells
 TITLES = {"world": "world", "bodies": "bodies", "between": "between", "lines": "lines"}

@@ -12,12 +12,12 @@ from sqlalchemy import Connection, bindparam, text
 from yimao_db import lookup
 from yimao_db.errors import UsageError
 from yimao_db.journaling import read_journal
-from yimao_db.meta import row_key
+from yimao_db.kb.meta import row_key
+from yimao_db.kb.schema import metadata
+from yimao_db.kb.vocab import YANG_BAR, YIN_BAR
 from yimao_db.present.chart import chart_html, journal_html
 from yimao_db.present.show import hexagram_data, related_rows
 from yimao_db.readings import read_chart
-from yimao_db.schema import metadata
-from yimao_db.vocab import YANG_BAR, YIN_BAR
 
 
 class NotFound(Exception):
@@ -27,7 +27,7 @@ class NotFound(Exception):
 def reading(conn: Connection, typed: str) -> dict[str, Any]:
     """A stored reading's chart and journal, drawn as ``yimao reading --format html`` draws
     them: ``{"chart", "html", "journal_html"}``."""
-    from yimao_db.commands.readings import reading_id
+    from yimao_db.inputs import reading_id
 
     try:
         chart = read_chart(conn, reading_id(typed))

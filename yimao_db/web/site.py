@@ -1,5 +1,5 @@
 """The datasette site of ``yimao serve``: its metadata, read from the database's own
-documentation, and the server.
+documentation, and how the file is opened (:mod:`yimao_db.web.server` runs it).
 
 The database is served under the name ``yimao`` whatever the file is called (so every URL
 in the documentation holds), read-only:
@@ -24,11 +24,9 @@ threads (:mod:`yimao_db.web.plugin`).
 
 from __future__ import annotations
 
-import asyncio
 import html
 import ipaddress
 import socket
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -82,7 +80,7 @@ def guide(tables: list[dict[str, Any]]) -> list[Group]:
     documentation order) in: the public views (the stable contract), the readings with
     their journal, the book's passages, then every other table and view as the
     documentation orders them (alembic's bookkeeping last)."""
-    from yimao_db.views import views
+    from yimao_db.kb.views import views
 
     rows = {t["name"]: t for t in tables}
 
@@ -197,28 +195,6 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def datasette_app(site: Site, meta: dict[str, Any], groups: list[Group]) -> Any:
-    """The datasette instance serving ``site`` with the yimao plugin, its tables listed in
-    the order of ``groups``."""
-    from datasette.app import Datasette
-    from datasette.plugins import pm
-
-    from yimao_db.web import plugin
-
-    if not pm.is_registered(plugin):
-        pm.register(plugin, name="yimao-db")
-    ds = Datasette(
-        metadata=meta,
-        template_dir=str(HERE / "templates"),
-        static_mounts=[(STATIC, str(HERE / "static"))],
-        settings=SETTINGS,
-    )
-    ds.add_database(limits.LimitedDatabase(ds, str(site.path), site.immutable), name=DATABASE)
-    ds.remove_database("_memory")  # datasette adds it when given no file
-    plugin.attach(ds, site, groups)
-    return ds
-
-
 @contextmanager
 def opened(path: Path) -> Iterator[Site]:
     """The site for the file at ``path``, its engine disposed of at the end; every
@@ -234,24 +210,3 @@ def opened(path: Path) -> Iterator[Site]:
         yield Site(path, opens_immutable(path), engine)
     finally:
         engine.dispose()
-
-
-def serve(site: Site, meta: dict[str, Any], groups: list[Group], sock: socket.socket) -> None:
-    """Run datasette on ``sock`` until interrupted (Ctrl-C, SIGTERM)."""
-    import uvicorn
-
-    ds = datasette_app(site, meta, groups)
-    asyncio.run(ds.invoke_startup())
-    host, port = sock.getsockname()[:2]
-    mode = "immutable" if site.immutable else "read-only"
-    shown = f"[{host}]" if ":" in host else host
-    sys.stdout.write(f"serving {site.path} ({mode}) at http://{shown}:{port}/ (Ctrl-C stops)\n")
-    sys.stdout.flush()
-    config = uvicorn.Config(
-        ds.app(),
-        log_level="warning",
-        lifespan="on",
-        workers=1,
-        limit_concurrency=MAX_CONNECTIONS,
-    )
-    uvicorn.Server(config).run(sockets=[sock])

@@ -1,0 +1,260 @@
+"""``yimao build``: create or upgrade the database to the head revision and seed it.
+
+Migrations and seed run in one transaction on one connection: either the whole build
+commits or the database is left exactly as it was (on SQLite the journal rolls back a
+build that is killed part-way). A database stamped with a revision this code does not
+know was made by a newer yimao-db and is refused untouched.
+
+How the one transaction holds on SQLite: the driver's own transaction handling is off
+(:mod:`yimao_db.db`), the connection starts with ``BEGIN IMMEDIATE``, and alembic is handed
+that connection already inside its transaction, so ``env.py``'s ``begin_transaction()`` is a
+no-op ("external transaction") and no migration commits: DDL, seed rows and the version
+stamp are committed by the single ``COMMIT`` at the end. :func:`_still_in_transaction`
+refuses to go on if anything (a migration with ``op.execute("COMMIT")`` or an
+``autocommit_block``) ended the transaction early. ``tests/test_crash.py`` kills the build
+with SIGKILL at each stage and ``tests/test_migrations.py`` traces the SQL it sends.
+
+Test hook: with ``YIMAO_TEST_KILL_AT`` set to one of :data:`KILL_POINTS`, the build sends
+itself SIGKILL at that point (``migration``: after the first of several revisions;
+``upgrade``: after all migrations; ``seed``: after the seed sync; ``invariants``: after the
+invariants, just before ``COMMIT``; ``begin``: right after ``BEGIN IMMEDIATE`` and the
+revision check). It exists only for the crash tests; unset, it does nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from dataclasses import dataclass
+
+from alembic import command
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, inspect, text
+from sqlalchemy.engine import URL
+
+from yimao_db import dialect
+from yimao_db.db import writer_engine
+from yimao_db.errors import DatabaseError, SeedCheckFailed, shown
+from yimao_db.kb import invariants, seeding
+from yimao_db.kb.migrating import alembic_config
+
+KILL_ENV = "YIMAO_TEST_KILL_AT"
+KILL_POINTS = ("begin", "migration", "upgrade", "seed", "invariants")
+
+
+def _kill_requested(point: str) -> bool:
+    return os.environ.get(KILL_ENV) == point
+
+
+def _test_kill(point: str) -> None:
+    """Test hook (see the module docstring): die here, as a crash or ``kill -9`` would."""
+    if _kill_requested(point):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _still_in_transaction(conn: Connection, stage: str) -> None:
+    """Refuse to go on if the build's one transaction was committed part-way (SQLite)."""
+    if conn.dialect.name != "sqlite":
+        return
+    dbapi = conn.connection.dbapi_connection
+    if dbapi is not None and not getattr(dbapi, "in_transaction", True):
+        raise DatabaseError(
+            f"the build transaction ended early ({stage}): a migration committed on its own; "
+            "the build must run in one transaction"
+        )
+
+
+def head_revision() -> str:
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+VERSION_TABLE = "alembic_version"  # where alembic stamps the schema revision
+VERSION_COLUMN = "version_num"
+REVISION_TABLE = "the schema revision table alembic_version"  # in messages
+REVISION_SQL = "SELECT version_num FROM alembic_version"
+
+
+class RevisionTableError(DatabaseError):
+    """The schema revision table does not hold one revision: tampered with or damaged."""
+
+
+def stored_revisions(conn: Connection) -> list[object] | None:
+    """Every value of ``alembic_version.version_num`` as stored (text that is not UTF-8 comes
+    back with lone surrogates), or None when there is no such table.
+
+    RevisionTableError when it is a view, or has no ``version_num`` column.
+    """
+    insp = inspect(conn)
+    if VERSION_TABLE in insp.get_view_names():
+        raise RevisionTableError(f"{REVISION_TABLE} is a view, not a table: it was changed by hand")
+    if VERSION_TABLE not in insp.get_table_names():
+        return None
+    if VERSION_COLUMN not in {c["name"] for c in insp.get_columns(VERSION_TABLE)}:
+        raise RevisionTableError(
+            f"{REVISION_TABLE} has no {VERSION_COLUMN} column: it was changed by hand"
+        )
+    with dialect.sqlite_tolerant_text(conn):
+        return list(conn.execute(text(REVISION_SQL)).scalars())
+
+
+def current_revision(conn: Connection) -> str | None:
+    """The one schema revision stamped in the database; None when it has none (no
+    ``alembic_version`` table, or an empty one).
+
+    RevisionTableError when the table holds anything but one revision: several rows, NULL,
+    a value that is not text, text that is not UTF-8, or no ``version_num`` column.
+    """
+    values = stored_revisions(conn)
+    if not values:
+        return None
+    if len(values) > 1:
+        listed = ", ".join(shown(v) for v in sorted(values[:10], key=repr))
+        more = ", …" if len(values) > 10 else ""
+        raise RevisionTableError(
+            f"{REVISION_TABLE} holds {len(values)} rows ({listed}{more}); a database has "
+            "exactly one revision: it was changed by hand"
+        )
+    (value,) = values
+    if value is None:
+        raise RevisionTableError(
+            f"{REVISION_TABLE} holds NULL instead of a revision like {shown(head_revision())}"
+        )
+    if not isinstance(value, str):
+        raise RevisionTableError(
+            f"{REVISION_TABLE} holds {shown(value)} ({type(value).__name__}) instead of a "
+            f"revision like {shown(head_revision())}"
+        )
+    if not dialect.is_utf8(value):
+        raise RevisionTableError(f"{REVISION_TABLE} holds {shown(value)}, which is not UTF-8 text")
+    return value
+
+
+def yimao_tables(conn: Connection) -> list[str]:
+    """The tables of the models that the database has."""
+    from yimao_db.kb.schema import metadata
+
+    present = set(inspect(conn).get_table_names())
+    return [t.name for t in metadata.sorted_tables if t.name in present]
+
+
+def no_revision_but_tables(conn: Connection) -> str | None:
+    """Why a database without a revision cannot be built on: it has yimao-db tables (the
+    revision table was emptied or dropped). None when it has none (never built)."""
+    tables = yimao_tables(conn)
+    if not tables:
+        return None
+    listed = ", ".join(tables[:3]) + (", …" if len(tables) > 3 else "")
+    return (
+        f"the database has no schema revision, but it has yimao-db tables ({listed}): "
+        f"{VERSION_TABLE} was emptied or dropped"
+    )
+
+
+def ensure_known_revision(conn: Connection) -> str | None:
+    """The database's revision, or None for a database that was never built.
+
+    DatabaseError if the revision is unknown to this code (a newer yimao-db, or a changed
+    revision table), if the revision table is damaged (RevisionTableError), or if there is
+    no revision but there are tables.
+    """
+    current = current_revision(conn)
+    if current is None:
+        reason = no_revision_but_tables(conn)
+        if reason is not None:
+            raise RevisionTableError(
+                f"{reason}; refusing to build over it. The database was left untouched."
+            )
+        return None
+    if current not in known_revisions():
+        raise DatabaseError(
+            f"{unknown_revision(current)}. Upgrade yimao-db; the database was left untouched."
+        )
+    return current
+
+
+def known_revisions() -> frozenset[str]:
+    """Every revision this yimao-db has."""
+    script = ScriptDirectory.from_config(alembic_config())
+    return frozenset(rev.revision for rev in script.walk_revisions())
+
+
+def unknown_revision(current: str) -> str:
+    """What a revision this code does not know means."""
+    return (
+        f"the database is at schema revision {shown(current)}, which is unknown to this yimao-db "
+        f"(its newest is {shown(head_revision())}): it was made by a newer yimao-db, or "
+        f"{VERSION_TABLE} was changed"
+    )
+
+
+def upgrade(conn: Connection, target: str = "head") -> None:
+    """Run the migrations up to ``target`` on ``conn``, inside its open transaction."""
+    cfg = alembic_config()
+    cfg.attributes["connection"] = conn
+    if _kill_requested("migration") and current_revision(conn) != head_revision():
+        command.upgrade(cfg, "+1")  # test hook: one revision, then die part-way
+        _test_kill("migration")
+    command.upgrade(cfg, target)
+
+
+def _foreign_key_violations(conn: Connection) -> list[tuple[str, list[tuple[object, ...]]]]:
+    """SQLite: every row whose foreign key refers to nothing (the build runs with foreign
+    keys off so that migrations can rebuild tables; this is their check)."""
+    rows = [tuple(r) for r in dialect.sqlite_foreign_key_violations(conn)]
+    return [("every foreign key refers to a row", rows)] if rows else []
+
+
+@dataclass
+class BuildReport:
+    before: str | None
+    after: str
+    report: seeding.SyncReport
+    seconds: float
+
+    def describe(self, where: str) -> str:
+        if self.before is None:
+            schema = f"created schema at revision {self.after}"
+        elif self.before != self.after:
+            schema = f"upgraded schema {self.before} → {self.after}"
+        else:
+            schema = f"schema already at head {self.after}"
+        r = self.report
+        rows = sum(r.rows.values())
+        if r.changed:
+            data = (
+                f"seeded {len(r.rows)} tables ({rows} rows: {sum(r.inserted.values())} inserted, "
+                f"{sum(r.updated.values())} updated, {sum(r.deleted.values())} deleted)"
+            )
+        else:
+            data = f"reference data unchanged ({len(r.rows)} tables, {rows} rows)"
+        return f"{where}: {schema}; {data} in {self.seconds:.2f}s"
+
+
+def build(db: str | URL | None = None) -> BuildReport:
+    """Build or upgrade the database and (re)seed it in one transaction."""
+    started = time.perf_counter()
+    tables = seeding.compute_tables()  # self-checks run before anything is written
+    engine = writer_engine(db, building=True)
+    try:
+        with engine.begin() as conn:
+            before = ensure_known_revision(conn)
+            _test_kill("begin")
+            upgrade(conn)
+            _still_in_transaction(conn, "after the migrations")
+            _test_kill("upgrade")
+            report = seeding.sync(conn, tables)
+            _test_kill("seed")
+            failed = invariants.violations(conn)
+            if conn.dialect.name == "sqlite":
+                failed += _foreign_key_violations(conn)
+            if failed:
+                lines = [f"{name}: {rows}" for name, rows in failed]
+                raise SeedCheckFailed("SQL invariants failed:\n  " + "\n  ".join(lines))
+            _still_in_transaction(conn, "before the commit")
+            _test_kill("invariants")
+    finally:
+        engine.dispose()
+    return BuildReport(before, head_revision(), report, time.perf_counter() - started)

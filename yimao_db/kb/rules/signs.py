@@ -1,0 +1,858 @@
+"""The judgments 卷一 makes about a reading, as signs: each one's condition, in one place.
+
+A sign is a judgment that fires for a reading — on one of its lines (``position``) or on the
+whole reading. Each belongs to a *family*: the rule table its condition is stored in, keyed
+by the few facts the condition reads (a line's place, value, void, …). For every family the
+seed enumerates all keys, asks each sign's condition, and stores a row for every key where
+the sign fires; the view ``v_reading_sign`` builds the same keys for a reading by joins and
+looks them up. :mod:`yimao_db.kb.expected.signs` builds the keys from the rules instead:
+the oracle the tests and ``yimao check`` compare the view with.
+
+Two families hold requirements instead of enumerated keys, because their conditions look
+at sets of branches (三合 and 三刑 around the world, §8.14) or at the matter asked about
+(§9.5): :func:`group_rules`, :func:`matter_rules`, :func:`relief_rules`.
+
+Weights (``Weight``): the book ranks the world line over the 卦身 over the 世身 (§9.6), the
+day and month spirits over the hour spirits and the noble's generals (§7.2, §7.12), and the
+stars and mansions after the world's own omens (§8.13 commentary). A sign weighs what its
+subject weighs; higher weighs more.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, fields
+from functools import cache
+from typing import Any
+
+from yimao_db.kb.facts import facts
+from yimao_db.kb.rules import bodies, dusk, lines, matters, shensha, spirits, stages, transforms
+from yimao_db.kb.rules.day_month import CONTROLS_ME, GENERATES_ME, SAME
+from yimao_db.kb.rules.elements import relation
+from yimao_db.kb.rules.relations import clash, harmony, punishments, triads
+from yimao_db.kb.vocab import (
+    AUSPICIOUS,
+    INAUSPICIOUS,
+    LINE_PLACES,
+    NEUTRAL,
+    SIGN_GROUPS,
+    SIGN_POLARITIES,
+    SIGN_SUBJECT_GROUP,
+    SIGN_SUBJECTS,
+)
+
+# --- vocabulary ---------------------------------------------------------------------------
+
+POLARITIES = SIGN_POLARITIES
+BOOK, STANDARD, DECISION = "book", "standard", "decision"
+
+GROUPS = SIGN_GROUPS  # where the chart lists a sign
+WORLD_GROUP, BODIES, BETWEEN, LINES = GROUPS
+SUBJECTS = SIGN_SUBJECTS  # what a sign speaks of
+
+# the places a line holds in its hexagram (table line_place)
+PLACES = LINE_PLACES
+WORLD, RESPONSE, BETWEEN_LINE, GUA_SHEN, SHI_SHEN, AHEAD, BEHIND = PLACES
+
+GHOST, WEALTH, OFFSPRING = "官鬼", "妻財", "子孫"
+TOMB = "墓"
+STRONG = ("旺", "相")  # a line the month makes strong
+GENERATED, HELPED, CONTROLLED, DRAINED = "相", "旺", "死", "休"  # the month's bearing on a line
+I_GENERATE = "i_generate"
+
+# signs whose names the requirement tables below use too
+TRIAD_SUPPORT, PUNISHMENT_WEAR = "三合生有", "三刑自敝"
+MATTER_SIGNS = {
+    (GUA_SHEN, matters.WANT): "卦身得喜",
+    (GUA_SHEN, matters.FEAR): "卦身逢忌",
+    (SHI_SHEN, matters.WANT): "世身得喜",
+    (SHI_SHEN, matters.FEAR): "世身逢忌",
+}
+RELIEF_SIGNS = {GUA_SHEN: "卦身空安", SHI_SHEN: "世身空安"}
+
+# the sources a 三合 or 三刑 around the world may draw its other branches from (§8.14)
+SOURCES = ("day", "month", "moving", "changed")
+
+
+@dataclass(frozen=True)
+class Weight:
+    weight: int  # higher weighs more
+    name: str
+    gloss: str
+    passage: str | None
+    basis: str
+
+
+WEIGHTS = (
+    Weight(5, "世應", "the world line, with its response: the master of the reading", "9.6", BOOK),
+    Weight(4, "卦身", "the hexagram body: after the world line", "9.6", BOOK),
+    Weight(3, "世身", "the world body: after the 卦身", "9.6", BOOK),
+    Weight(
+        2,
+        "爻",
+        "the other lines, the between lines, the hexagram and the day spirits, which rule "
+        "with the month spirits",
+        "7.2",
+        DECISION,
+    ),
+    Weight(
+        1,
+        "星宿",
+        "the stars and mansions, which come after the world's own omens (§8.13 commentary), "
+        "as the hour spirits and the noble's generals come after the day and month",
+        "7.12",
+        DECISION,
+    ),
+)
+SUBJECT_GROUP = SIGN_SUBJECT_GROUP  # where a chart lists the signs about each subject
+SUBJECT_WEIGHT = {
+    "世": 5,
+    "應": 5,
+    "世應": 5,
+    "卦身": 4,
+    "世身": 3,
+    "間爻": 2,
+    "line": 2,
+    "hexagram": 2,
+    "spirit": 2,
+    "star": 1,
+    "mansion": 1,
+}
+
+
+# --- the keys of the families -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HexagramKey:
+    """hexagram_sign: facts of a primary hexagram (the table is keyed by its King Wen number)."""
+
+    world_response: str  # how the response's element stands to the world's (elements.relation)
+    gua_shen_lines: int  # how many lines hold the 卦身
+    generation: int  # 0 本宮 .. 7 歸魂
+
+
+@dataclass(frozen=True)
+class BodyKey:
+    """line_sign: a line in one of its places, with its value and what the day and month do."""
+
+    place: str
+    value: int
+    is_void: int
+    is_month_break: int
+    is_day_clash: int
+
+
+@dataclass(frozen=True)
+class LineKey:
+    """line_state_sign: any line, with its day spirit's nature and the day's and month's bearing."""
+
+    nature: str  # 吉 or 凶: the nature of the line's day spirit
+    value: int
+    is_void: int
+    is_day_clash: int
+    day_relation: str  # how the day branch's element stands to the line's (elements.relation)
+    strength: str  # 旺相休囚死 in the month: the month's bearing on the line
+
+
+@dataclass(frozen=True)
+class BearingKey:
+    """bearing_sign: a line in one of its places, with the day's and month's bearing."""
+
+    place: str
+    is_void: int
+    is_month_break: int
+    is_day_clash: int
+    day_relation: str
+    strength: str
+    day_combines: int
+    month_combines: int
+
+
+@dataclass(frozen=True)
+class SpiritKey:
+    """spirit_line_sign: a line's day spirit and the line's element."""
+
+    spirit: str
+    element: str
+    is_world: int
+
+
+@dataclass(frozen=True)
+class RelativeKey:
+    """relative_sign: a line's relative, with its value and its stage at the day."""
+
+    is_world: int
+    is_between: int
+    relative: str
+    value: int
+    stage: str
+
+
+@dataclass(frozen=True)
+class MovingRelativeKey:
+    """moving_relative_sign: a line's relative and value."""
+
+    relative: str
+    value: int
+
+
+@dataclass(frozen=True)
+class ChangeKey:
+    """change_sign: a moving line's branch and the branch it changes into."""
+
+    is_world: int
+    relative: str
+    branch: str
+    changed_branch: str
+
+
+@dataclass(frozen=True)
+class SoleKey:
+    """sole_sign: whether the world line is the only moving line, and the hexagram's star."""
+
+    is_sole: int
+    star: str
+
+
+@dataclass(frozen=True)
+class StarKey:
+    """star_sign: the star of a world line moving alone, and what stands with it."""
+
+    is_sole: int
+    star: str
+    relative: str  # the world line's relative
+    spirit: str  # the world line's day spirit
+    day_relation: str  # how the day branch's element stands to the star's element
+
+
+@dataclass(frozen=True)
+class StarShenshaKey:
+    """star_shensha_sign: the star of a world line moving alone and a 神煞 on that line."""
+
+    is_sole: int
+    star: str
+    shensha: str
+
+
+@dataclass(frozen=True)
+class MansionKey:
+    """mansion_sign: a line's mansion in the month."""
+
+    month_branch: str
+    mansion: str
+
+
+# --- the signs ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sign:
+    name: str  # canonical traditional characters, the key
+    table: str  # the rule table its condition is stored in
+    subject: str
+    polarity: str
+    passage: str | None
+    basis: str
+    condition: str  # the condition, in words
+    meaning: str  # what it means, in English
+    meaning_zh: str  # what it means, in Chinese
+    when: Callable[[Any], bool] | None = None  # the condition on a key of its table
+
+    @property
+    def weight(self) -> int:
+        return SUBJECT_WEIGHT[self.subject]
+
+    @property
+    def group(self) -> str:
+        return SUBJECT_GROUP[self.subject]
+
+
+def _moving(value: int) -> bool:
+    return lines.is_moving(value)
+
+
+def _still(value: int) -> bool:
+    return not lines.is_moving(value)
+
+
+def _day_or_month(k: Any, day: str, month: str) -> bool:
+    """The day's element bears on the line as ``day``, or the month makes it ``month``."""
+    return bool(k.day_relation == day or k.strength == month)
+
+
+def _nature(spirit: str) -> str:
+    return spirits.natures()[spirit]
+
+
+SIGNS: tuple[Sign, ...] = (
+    # -- the world and the response (§8.13–8.15) ---------------------------------------------
+    Sign("世空", "line_sign", "世", INAUSPICIOUS, "8.14", BOOK,
+         "the world line is void 旬空",
+         "what I seek I cannot get", "世爻旬空，所求難得",
+         lambda k: k.place == WORLD and k.is_void),
+    Sign("世破", "line_sign", "世", INAUSPICIOUS, "8.14", BOOK,
+         "the world line is broken by the month 月破",
+         "ruin of my side", "世爻月破，己方敗亡",
+         lambda k: k.place == WORLD and k.is_month_break),
+    Sign("世動", "line_sign", "世", NEUTRAL, "8.14", BOOK,
+         "the world line moves (6 or 9)",
+         "the start of a change on my side", "世爻發動，變更之端",
+         lambda k: k.place == WORLD and _moving(k.value)),
+    Sign("世衝", "line_sign", "世", NEUTRAL, "8.14", BOOK,
+         "the day clashes the world line 日衝",
+         "my side is shaken into change", "世爻逢日衝，己方生變",
+         lambda k: k.place == WORLD and k.is_day_clash),
+    Sign("世化進神", "change_sign", "世", AUSPICIOUS, "8.14", BOOK,
+         "the world line moves and changes forward within its element 化進神",
+         "little grows into much", "世化進神，由少而多",
+         lambda k: k.is_world and transforms.advances(k.branch, k.changed_branch)),
+    Sign("世化退神", "change_sign", "世", INAUSPICIOUS, "8.14", BOOK,
+         "the world line moves and changes backward within its element 化退神",
+         "plenty thins out", "世化退神，由厚轉薄",
+         lambda k: k.is_world and transforms.retreats(k.branch, k.changed_branch)),
+    Sign("應空", "line_sign", "應", INAUSPICIOUS, "8.14", BOOK,
+         "the response line is void 旬空 (the response sunken 應陷)",
+         "the other side will not come", "應爻旬空，彼方不來",
+         lambda k: k.place == RESPONSE and k.is_void),
+    Sign("應破", "line_sign", "應", INAUSPICIOUS, "8.14", DECISION,
+         "the response line is broken by the month 月破; the book names only the sunken "
+         "response, and a broken one fails the same way",
+         "the other side fails", "應爻月破，彼方失陷",
+         lambda k: k.place == RESPONSE and k.is_month_break),
+    Sign("世克應", "hexagram_sign", "世應", AUSPICIOUS, "8.15", BOOK,
+         "the world line's element controls the response line's",
+         "I prevail over the other", "世克應，我勝彼",
+         lambda k: k.world_response == "i_control"),
+    Sign("應克世", "hexagram_sign", "世應", INAUSPICIOUS, "8.15", BOOK,
+         "the response line's element controls the world line's",
+         "the other prevails over me", "應克世，彼勝我",
+         lambda k: k.world_response == CONTROLS_ME),
+    Sign("世生應", "hexagram_sign", "世應", INAUSPICIOUS, "8.15", BOOK,
+         "the world line's element generates the response line's",
+         "I give myself away to the other", "世生應，我往就彼",
+         lambda k: k.world_response == I_GENERATE),
+    Sign("應生世", "hexagram_sign", "世應", AUSPICIOUS, "8.15", BOOK,
+         "the response line's element generates the world line's",
+         "the other comes to give to me", "應生世，彼來就我",
+         lambda k: k.world_response == GENERATES_ME),
+    Sign("隨官入墓", "relative_sign", "世", INAUSPICIOUS, "8.13", DECISION,
+         "the world line holds 官鬼 and its element is at 墓 on the day (日墓); the book "
+         "names the omen without its condition",
+         "the self follows the ghost into the tomb", "世持官鬼而墓於日，身隨鬼入墓",
+         lambda k: k.is_world and k.relative == GHOST and k.stage == TOMB),
+    Sign("隨官化墓", "change_sign", "世", INAUSPICIOUS, "8.13", DECISION,
+         "the world line holds 官鬼, moves and changes into the 墓 of its element (化墓)",
+         "the self follows the ghost into the tomb, by its own move", "世持官鬼動而化墓",
+         lambda k: k.is_world and k.relative == GHOST
+         and transforms.to_tomb(k.branch, k.changed_branch)),
+    Sign("助鬼傷身", "relative_sign", "世", INAUSPICIOUS, "8.13", DECISION,
+         "the world line holds 妻財 and moves: a moving 妻財 generates the 官鬼 (財動生鬼, "
+         "§6.5), which controls the self",
+         "I feed what harms me", "世持財動，生鬼傷身",
+         lambda k: k.is_world and k.relative == WEALTH and _moving(k.value)),
+    Sign("合處逢衝", "bearing_sign", "世", INAUSPICIOUS, "8.13", DECISION,
+         "the world line is combined 六合 by the day and broken by the month, or combined "
+         "by the month and clashed by the day",
+         "what came together is torn apart", "世爻一合一衝，合而復散",
+         lambda k: k.place == WORLD and ((k.day_combines and k.is_month_break)
+                                         or (k.month_combines and k.is_day_clash))),
+    Sign(TRIAD_SUPPORT, "world_group_sign", "世", AUSPICIOUS, "8.14", BOOK,
+         "the world line is void and the day, the month and the moving lines hold the other "
+         "two branches of its 三合",
+         "something comes out of nothing once the void passes", "世爻旬空得三合拱扶，無而生有"),
+    Sign(PUNISHMENT_WEAR, "world_group_sign", "世", INAUSPICIOUS, "8.14", DECISION,
+         "the world line moves and the day, the month and the changed lines complete the "
+         "三刑 it belongs to (寅巳申, 丑戌未, 子卯; for 辰午酉亥 its own branch again)",
+         "strength wears itself out", "世動逢三刑，強而自敝"),
+    Sign("獨發", "sole_sign", "世", NEUTRAL, "8.7", BOOK,
+         "the world line is the only moving line: the five stars and the mansions speak",
+         "the world moves alone; the star descending on it shows", "世爻獨發，星宿乃驗",
+         lambda k: k.is_sole),
+    Sign("遊魂", "hexagram_sign", "hexagram", NEUTRAL, "8.5", BOOK,
+         "the primary hexagram is the 遊魂 of its palace",
+         "change", "遊魂主變",
+         lambda k: k.generation == 6),
+    Sign("歸魂", "hexagram_sign", "hexagram", NEUTRAL, "8.5", BOOK,
+         "the primary hexagram is the 歸魂 of its palace",
+         "return", "歸魂主復",
+         lambda k: k.generation == 7),
+    # -- the two bodies (§9.1–9.5) -------------------------------------------------------------
+    Sign("卦身缺", "hexagram_sign", "卦身", INAUSPICIOUS, "9.2", BOOK,
+         "no line's branch is the 卦身 branch",
+         "the matter has no master, like a mind with nothing to hold to", "卦身不現，心無所主",
+         lambda k: k.gua_shen_lines == 0),
+    Sign("卦身重", "hexagram_sign", "卦身", INAUSPICIOUS, "9.3", BOOK,
+         "two or more lines hold the 卦身 branch",
+         "a divided mind", "一卦兩身，心有二念",
+         lambda k: k.gua_shen_lines >= 2),
+    Sign("卦身空", "line_sign", "卦身", INAUSPICIOUS, "9.3", BOOK,
+         "a line holding the 卦身 is void 旬空",
+         "hesitation between going on and holding back", "卦身空，猶豫進退",
+         lambda k: k.place == GUA_SHEN and k.is_void),
+    Sign("卦身破", "line_sign", "卦身", INAUSPICIOUS, "9.3", BOOK,
+         "a line holding the 卦身 is broken by the month 月破",
+         "hesitation between going on and holding back", "卦身破，猶豫進退",
+         lambda k: k.place == GUA_SHEN and k.is_month_break),
+    Sign("卦身動", "line_sign", "卦身", NEUTRAL, "9.3", BOOK,
+         "a line holding the 卦身 moves",
+         "change and unease", "卦身動，變更惶惑",
+         lambda k: k.place == GUA_SHEN and _moving(k.value)),
+    Sign("卦身衝", "line_sign", "卦身", NEUTRAL, "9.3", BOOK,
+         "the day clashes a line holding the 卦身 日衝",
+         "change and unease", "卦身逢衝，變更惶惑",
+         lambda k: k.place == GUA_SHEN and k.is_day_clash),
+    Sign("卦身暗衝", "line_sign", "卦身", INAUSPICIOUS, "9.3", DECISION,
+         "a still line holding the 卦身 is clashed by the day (the commentary's 暗衝, read "
+         "as the day clashing a still line)",
+         "body and mind pulled two ways", "卦身暗衝，身心二三",
+         lambda k: k.place == GUA_SHEN and _still(k.value) and k.is_day_clash),
+    Sign("卦身衝亡", "line_sign", "卦身", INAUSPICIOUS, "9.3", BOOK,
+         "a moving line holding the 卦身 is clashed by the day (動逢衝散, the commentary's "
+         "gloss of 衝亡)",
+         "every plan comes to nothing", "卦身動而逢衝，千慮皆失",
+         lambda k: k.place == GUA_SHEN and _moving(k.value) and k.is_day_clash),
+    Sign("卦身靜", "line_sign", "卦身", AUSPICIOUS, "9.2", DECISION,
+         "a line holding the 卦身 is still and neither void, broken nor clashed (rest read "
+         "as untouched by any of the conditions §9.3 names)",
+         "an open, easy mind", "卦身安靜，坦懷",
+         lambda k: k.place == GUA_SHEN and _still(k.value)
+         and not (k.is_void or k.is_month_break or k.is_day_clash)),
+    Sign("卦身合", "bearing_sign", "卦身", AUSPICIOUS, "9.2", DECISION,
+         "the day or the month combines 六合 with a line holding the 卦身",
+         "things go as wished: travellers return, plans succeed", "卦身逢合，適意可就",
+         lambda k: k.place == GUA_SHEN and (k.day_combines or k.month_combines)),
+    Sign("世身空", "line_sign", "世身", INAUSPICIOUS, "9.4", BOOK,
+         "the 世身 line is void 旬空",
+         "doubt", "世身空主疑",
+         lambda k: k.place == SHI_SHEN and k.is_void),
+    Sign("世身破", "line_sign", "世身", INAUSPICIOUS, "9.4", BOOK,
+         "the 世身 line is broken by the month 月破",
+         "defeat", "世身破主敗",
+         lambda k: k.place == SHI_SHEN and k.is_month_break),
+    Sign("世身動", "line_sign", "世身", INAUSPICIOUS, "9.4", BOOK,
+         "the 世身 line moves",
+         "disorder", "世身動主亂",
+         lambda k: k.place == SHI_SHEN and _moving(k.value)),
+    Sign("世身衝", "line_sign", "世身", NEUTRAL, "9.4", BOOK,
+         "the day clashes the 世身 line 日衝",
+         "change", "世身衝主變",
+         lambda k: k.place == SHI_SHEN and k.is_day_clash),
+    Sign("世身散", "line_sign", "世身", INAUSPICIOUS, "9.4", DECISION,
+         "the 世身 line moves and the day clashes it (散 read as 動逢衝散, §9.3 commentary)",
+         "loss", "世身散主失",
+         lambda k: k.place == SHI_SHEN and _moving(k.value) and k.is_day_clash),
+    Sign(MATTER_SIGNS[GUA_SHEN, matters.WANT], "matter_sign", "卦身", AUSPICIOUS, "9.5", BOOK,
+         "a line holding the 卦身 holds a relative, day spirit, general or 神煞 the matter "
+         "asked about wants (matter_preference)",
+         "the body holds what the matter wants", "卦身臨所喜"),
+    Sign(MATTER_SIGNS[GUA_SHEN, matters.FEAR], "matter_sign", "卦身", INAUSPICIOUS, "9.5", BOOK,
+         "a line holding the 卦身 holds what the matter asked about fears",
+         "the body holds what the matter fears", "卦身臨所忌"),
+    Sign(MATTER_SIGNS[SHI_SHEN, matters.WANT], "matter_sign", "世身", AUSPICIOUS, "9.5", BOOK,
+         "the 世身 line holds what the matter asked about wants",
+         "the body holds what the matter wants", "世身臨所喜"),
+    Sign(MATTER_SIGNS[SHI_SHEN, matters.FEAR], "matter_sign", "世身", INAUSPICIOUS, "9.5", BOOK,
+         "the 世身 line holds what the matter asked about fears",
+         "the body holds what the matter fears", "世身臨所忌"),
+    Sign(RELIEF_SIGNS[GUA_SHEN], "matter_relief_sign", "卦身", AUSPICIOUS, "9.5", BOOK,
+         "a worry is asked about and a line holding the 卦身 is void",
+         "for a worry a void body is a relief", "憂患身空反安"),
+    Sign(RELIEF_SIGNS[SHI_SHEN], "matter_relief_sign", "世身", AUSPICIOUS, "9.5", BOOK,
+         "a worry is asked about and the 世身 line is void",
+         "for a worry a void body is a relief", "憂患身空反安"),
+    # -- the lines between (§10.2–10.4) -------------------------------------------------------
+    Sign("間動", "line_sign", "間爻", INAUSPICIOUS, "10.2", BOOK,
+         "a between line moves",
+         "an obstacle between me and the other", "間爻發動，多阻隔",
+         lambda k: k.place == BETWEEN_LINE and _moving(k.value)),
+    Sign("間鬼", "relative_sign", "間爻", INAUSPICIOUS, "10.4", BOOK,
+         "a between line's relative is 官鬼",
+         "worry arises close to home", "間爻值鬼，憂生內地",
+         lambda k: k.is_between and k.relative == GHOST),
+    Sign("間鬼動", "relative_sign", "間爻", INAUSPICIOUS, "10.4", BOOK,
+         "a between line holding 官鬼 moves",
+         "the worry close to home grows worse", "間鬼又動，憂患尤甚",
+         lambda k: k.is_between and k.relative == GHOST and _moving(k.value)),
+    Sign("間生助", "bearing_sign", "間爻", AUSPICIOUS, "10.3", DECISION,
+         "a between line neither void nor broken is generated or helped by the day or the "
+         "month (the day's element generates it or is its own; the month makes it 相 or 旺)",
+         "the go-between helps: matchmaker, witness, craftsmen…", "間爻得生助，為我所用",
+         lambda k: k.place == BETWEEN_LINE and not (k.is_void or k.is_month_break)
+         and (_day_or_month(k, GENERATES_ME, GENERATED) or _day_or_month(k, SAME, HELPED))),
+    Sign("間空破", "line_sign", "間爻", NEUTRAL, "10.3", BOOK,
+         "a between line is void or broken by the month",
+         "the go-between is of no use", "間爻空破無功",
+         lambda k: k.place == BETWEEN_LINE and (k.is_void or k.is_month_break)),
+    # -- the lines (§2.3, §6.5–6.6, §10.5, standard) -------------------------------------------
+    Sign("重現", "line_state_sign", "line", NEUTRAL, "10.5", BOOK,
+         "a line of value 9 (重)",
+         "what has already sprouted shows", "重爻，事已萌而現",
+         lambda k: k.value == 9),
+    Sign("交隱", "line_state_sign", "line", NEUTRAL, "10.5", BOOK,
+         "a line of value 6 (交)",
+         "what has not yet sprouted stays hidden", "交爻，事未萌而隱",
+         lambda k: k.value == 6),
+    Sign("將來", "line_sign", "line", NEUTRAL, "10.5", BOOK,
+         "the line after the 世身 line (line 6 wraps to line 1)",
+         "the coming matter", "世身之前，將來之事",
+         lambda k: k.place == AHEAD),
+    Sign("已往", "line_sign", "line", NEUTRAL, "10.5", BOOK,
+         "the line before the 世身 line (line 1 wraps to line 6)",
+         "what is past", "世身之後，已往之事",
+         lambda k: k.place == BEHIND),
+    Sign("暗動", "line_state_sign", "line", NEUTRAL, "9.3", STANDARD,
+         "a still line the day clashes while the month makes it strong (旺 or 相)",
+         "stirred by the day: it acts though it does not move", "靜爻逢日衝而旺相，暗動",
+         lambda k: _still(k.value) and k.is_day_clash and k.strength in STRONG),
+    Sign("日破", "line_state_sign", "line", INAUSPICIOUS, "9.3", STANDARD,
+         "a still line the day clashes while the month leaves it weak (休, 囚 or 死)",
+         "scattered by the day", "靜爻逢日衝而休囚，日破",
+         lambda k: _still(k.value) and k.is_day_clash and k.strength not in STRONG),
+    Sign("化合", "change_sign", "line", AUSPICIOUS, "9.2", STANDARD,
+         "a moving line changes into the branch that combines 六合 with it (回頭合)",
+         "what moves comes back together", "動爻化回頭合",
+         lambda k: harmony(k.branch) == k.changed_branch),
+    Sign("伏吟", "change_sign", "line", INAUSPICIOUS, None, STANDARD,
+         "a moving line changes into its own branch",
+         "groaning in place: moving without getting anywhere", "動而化本支，伏吟",
+         lambda k: k.branch == k.changed_branch),
+    Sign("反吟", "change_sign", "line", INAUSPICIOUS, None, STANDARD,
+         "a moving line changes into the branch that clashes it",
+         "turning back and forth: what is gained is lost again", "動而化衝，反吟",
+         lambda k: clash(k.branch) == k.changed_branch),
+    *(
+        Sign(name, "moving_relative_sign", "line", NEUTRAL, passage, BOOK,
+             f"a {mover} line moves: it {verb} the {target}",
+             gloss, f"{mover}發動，{'生' if verb == 'generates' else '克'}{target}",
+             (lambda m: lambda k: k.relative == m and _moving(k.value))(mover))
+        for name, mover, verb, target, passage, gloss in (
+            ("財動生鬼", "妻財", "generates", "官鬼", "6.5", "favour overflowing breeds disorder"),
+            ("父動生兄", "父母", "generates", "兄弟", "6.5", "kindness gathers followers"),
+            ("官動生父", "官鬼", "generates", "父母", "6.5", "hardship first, honour after"),
+            ("子動生財", "子孫", "generates", "妻財", "6.5", "life first, riches after"),
+            ("兄動生子", "兄弟", "generates", "子孫", "6.5", "peers together bring worthy men"),
+            ("父動克子", "父母", "controls", "子孫", "6.6", "the elder keeps the young in line"),
+            ("子動克官", "子孫", "controls", "官鬼", "6.6", "the upright overcomes the wicked"),
+            ("財動克父", "妻財", "controls", "父母", "6.6", "wealth spoils a scholar's name"),
+            ("官動克兄", "官鬼", "controls", "兄弟", "6.6", "punishment checks fraud"),
+            ("兄動克財", "兄弟", "controls", "妻財", "6.6", "profit breeds strife"),
+        )
+    ),
+    # -- the spirits (§7.8–7.9) --------------------------------------------------------------
+    Sign("吉神生", "line_state_sign", "spirit", AUSPICIOUS, "7.9", DECISION,
+         "an auspicious day spirit's line is generated by the day or the month (the day's "
+         "element generates it, or the month makes it 相)",
+         "the auspicious spirit is fed", "吉神喜生",
+         lambda k: k.nature == AUSPICIOUS and _day_or_month(k, GENERATES_ME, GENERATED)),
+    Sign("吉神助", "line_state_sign", "spirit", AUSPICIOUS, "7.9", DECISION,
+         "an auspicious day spirit's line is helped by the day or the month (the day branch "
+         "is of its element, or the month makes it 旺)",
+         "the auspicious spirit is helped", "吉神喜助",
+         lambda k: k.nature == AUSPICIOUS and _day_or_month(k, SAME, HELPED)),
+    Sign("吉神動", "line_state_sign", "spirit", AUSPICIOUS, "7.9", BOOK,
+         "an auspicious day spirit's line moves",
+         "the auspicious spirit acts", "吉神喜動",
+         lambda k: k.nature == AUSPICIOUS and _moving(k.value)),
+    Sign("吉神持世", "spirit_line_sign", "spirit", AUSPICIOUS, "7.9", BOOK,
+         "an auspicious day spirit stands on the world line",
+         "the auspicious spirit holds the world", "吉神喜持世",
+         lambda k: _nature(k.spirit) == AUSPICIOUS and k.is_world),
+    Sign("凶神制", "line_state_sign", "spirit", AUSPICIOUS, "7.9", DECISION,
+         "an inauspicious day spirit's line is controlled by the day or the month (the day's "
+         "element controls it, or the month makes it 死)",
+         "the inauspicious spirit is held down", "凶神宜制",
+         lambda k: k.nature == INAUSPICIOUS and _day_or_month(k, CONTROLS_ME, CONTROLLED)),
+    Sign("凶神化", "line_state_sign", "spirit", AUSPICIOUS, "7.9", DECISION,
+         "an inauspicious day spirit's line is drained: its element generates the day's, or "
+         "the month makes it 休 (化 read as 化洩, its force flowing away)",
+         "the inauspicious spirit's force is turned away", "凶神宜化",
+         lambda k: k.nature == INAUSPICIOUS and _day_or_month(k, I_GENERATE, DRAINED)),
+    Sign("凶神散", "line_state_sign", "spirit", AUSPICIOUS, "7.9", DECISION,
+         "an inauspicious day spirit's line moves and the day clashes it (散 as 動逢衝散)",
+         "the inauspicious spirit is scattered", "凶神宜散",
+         lambda k: k.nature == INAUSPICIOUS and _moving(k.value) and k.is_day_clash),
+    Sign("凶神空", "line_state_sign", "spirit", AUSPICIOUS, "7.9", BOOK,
+         "an inauspicious day spirit's line is void 旬空",
+         "the inauspicious spirit comes to nothing", "凶神宜逢空",
+         lambda k: k.nature == INAUSPICIOUS and k.is_void),
+    Sign("龍避金爻", "spirit_line_sign", "spirit", INAUSPICIOUS, "7.8", BOOK,
+         "the day spirit 青龍 stands on a 金 line",
+         "benevolence in a place of blades: its good turns hollow", "青龍臨金爻，吉而不吉",
+         lambda k: k.spirit == "青龍" and k.element == "金"),
+    Sign("虎伏火爻", "spirit_line_sign", "spirit", AUSPICIOUS, "7.8", BOOK,
+         "the day spirit 白虎 stands on a 火 line",
+         "the killer is tamed: its harm softens", "白虎臨火爻，凶而不凶",
+         lambda k: k.spirit == "白虎" and k.element == "火"),
+    Sign("水制朱雀", "spirit_line_sign", "spirit", AUSPICIOUS, "7.8", DECISION,
+         "the day spirit 朱雀 stands on a 水 line (water's wisdom, 玄武's virtue, present on "
+         "its line)",
+         "quarrelling is overcome by wisdom", "朱雀臨水，明智勝爭",
+         lambda k: k.spirit == "朱雀" and k.element == "水"),
+    Sign("土制玄武", "spirit_line_sign", "spirit", AUSPICIOUS, "7.8", DECISION,
+         "the day spirit 玄武 stands on a 土 line (earth's good faith, 勾陳's virtue, present "
+         "on its line)",
+         "cunning is won over by good faith", "玄武臨土，篤信化狡",
+         lambda k: k.spirit == "玄武" and k.element == "土"),
+    # -- stars and mansions (§8.7–8.12) --------------------------------------------------------
+    *(
+        Sign(f"{star}特現", "sole_sign", "star", polarity, passage, BOOK,
+             f"the world line moves alone and the hexagram's star is {star}",
+             gloss, f"{star}隨世獨發而現",
+             (lambda s: lambda k: k.is_sole and k.star == s)(star))
+        for star, polarity, passage, gloss in (
+            ("鎮星", AUSPICIOUS, "8.8", "stability: walls, houses, land; keep faith"),
+            ("太白", INAUSPICIOUS, "8.8", "arms, punishment and mourning"),
+            ("太陰", AUSPICIOUS, "8.9", "mercy and pardon: troubles melt away"),
+            ("歲星", NEUTRAL, "8.9", "all things: good with the good, bad with the bad"),
+            ("熒惑", INAUSPICIOUS, "8.9", "harm in everything but letters"),
+        )
+    ),
+    Sign("熒惑受制", "star_sign", "star", AUSPICIOUS, "8.9", BOOK,
+         "熒惑 shows (world moving alone) and the day's element controls fire",
+         "the fire star is put out by the day: no harm", "熒惑遇日辰克之則無患",
+         lambda k: k.is_sole and k.star == "熒惑" and k.day_relation == CONTROLS_ME),
+    Sign("太白逢凶", "star_sign", "star", INAUSPICIOUS, "8.8", BOOK,
+         "太白 shows and the world line holds 官鬼 or the day spirit 白虎",
+         "the star of arms meets the killer or the ghost: harm", "太白值白虎官鬼有凶",
+         lambda k: k.is_sole and k.star == "太白" and (k.relative == GHOST or k.spirit == "白虎")),
+    Sign("太白無咎", "star_sign", "star", AUSPICIOUS, "8.8", BOOK,
+         "太白 shows and the world line holds 子孫 or the day spirit 青龍",
+         "the star of arms meets blessing or benevolence: no blame", "太白臨青龍子孫無咎",
+         lambda k: k.is_sole and k.star == "太白"
+         and (k.relative == OFFSPRING or k.spirit == "青龍")),
+    Sign("太陰臨咸池", "star_shensha_sign", "star", INAUSPICIOUS, "8.9", BOOK,
+         "太陰 shows and 咸池 stands on the world line",
+         "mercy spoiled by dissipation", "太陰臨咸池，其德敗",
+         lambda k: k.is_sole and k.star == "太陰" and k.shensha == shensha.XIANCHI),
+    Sign("昏中", "mansion_sign", "mansion", AUSPICIOUS, "8.12", BOOK,
+         "the line's mansion culminates at dusk this month 昏中",
+         "the star shines: auspicious", "昏中為吉",
+         lambda k: dusk.dusk_mansion(k.month_branch) == k.mansion),
+    Sign("旦中", "mansion_sign", "mansion", INAUSPICIOUS, "8.12", DECISION,
+         "the line's mansion culminates at dawn this month 旦中 (the dusk mansion of the "
+         "month six months on)",
+         "the star fades: inauspicious", "旦中為凶",
+         lambda k: dusk.dawn_mansion(k.month_branch) == k.mansion),
+)  # fmt: skip
+
+
+@cache
+def by_name() -> dict[str, Sign]:
+    return {s.name: s for s in SIGNS}
+
+
+# --- the families: key domains and rows -----------------------------------------------------
+
+KEYS: dict[str, type] = {
+    "line_sign": BodyKey,
+    "line_state_sign": LineKey,
+    "bearing_sign": BearingKey,
+    "spirit_line_sign": SpiritKey,
+    "relative_sign": RelativeKey,
+    "moving_relative_sign": MovingRelativeKey,
+    "change_sign": ChangeKey,
+    "sole_sign": SoleKey,
+    "star_sign": StarKey,
+    "star_shensha_sign": StarShenshaKey,
+    "mansion_sign": MansionKey,
+}
+FLAG = (0, 1)
+
+
+def _relations() -> tuple[str, ...]:
+    return tuple(facts().relatives.values())
+
+
+def domains(table: str) -> Iterator[Any]:
+    """Every key of a family's table, in a stable order."""
+    f = facts()
+    rel, strengths = _relations(), stages.strength_names()
+    names = spirits.spirit_names()
+    relatives, branches = tuple(f.relatives), f.branches
+    natures = (AUSPICIOUS, INAUSPICIOUS)
+    product: dict[str, tuple[tuple[Any, ...], ...]] = {
+        "line_sign": (PLACES, lines.VALUES, FLAG, FLAG, FLAG),
+        "line_state_sign": (natures, lines.VALUES, FLAG, FLAG, rel, strengths),
+        "bearing_sign": (PLACES, FLAG, FLAG, FLAG, rel, strengths, FLAG, FLAG),
+        "spirit_line_sign": (names, f.elements, FLAG),
+        "relative_sign": (FLAG, FLAG, relatives, lines.VALUES, stages.stage_names()),
+        "moving_relative_sign": (relatives, lines.VALUES),
+        "change_sign": (FLAG, relatives, branches, branches),
+        "sole_sign": (FLAG, tuple(f.stars)),
+        "star_sign": (FLAG, tuple(f.stars), relatives, names, rel),
+        "star_shensha_sign": (FLAG, tuple(f.stars), shensha.SHENSHA),
+        "mansion_sign": (branches, f.mansions),
+    }
+    key = KEYS[table]
+    for values in itertools.product(*product[table]):
+        yield key(*values)
+
+
+@cache
+def _of_table() -> dict[str, tuple[Sign, ...]]:
+    tables: dict[str, list[Sign]] = {}
+    for s in SIGNS:
+        if s.when is not None:
+            tables.setdefault(s.table, []).append(s)
+    return {name: tuple(found) for name, found in tables.items()}
+
+
+def firing(table: str, key: Any) -> list[str]:
+    """The signs of ``table`` whose condition holds for ``key``, in catalogue order."""
+    return [s.name for s in _of_table().get(table, ()) if s.when is not None and s.when(key)]
+
+
+def family_rows(table: str) -> list[dict[str, Any]]:
+    """The rows of a family's table: every key with every sign that fires for it."""
+    columns = [f.name for f in fields(KEYS[table])]
+    return [
+        {**{c: getattr(key, c) for c in columns}, "sign": name}
+        for key in domains(table)
+        for name in firing(table, key)
+    ]
+
+
+def hexagram_key(
+    world_element: str, response_element: str, gua_shen_lines: int, generation: int
+) -> HexagramKey:
+    """The key of hexagram_sign for a hexagram."""
+    return HexagramKey(relation(world_element, response_element), gua_shen_lines, generation)
+
+
+# --- places of the lines ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Place:
+    position: int
+    place: str
+    passage: str
+    basis: str
+
+
+def line_places(
+    world: int, response: int, generation: int, gua_shen_lines: tuple[int, ...], shi_shen: int
+) -> list[Place]:
+    """The places the lines of a hexagram hold: world and response (the pure hexagrams §8.2–8.3,
+    the other generations §8.4), the between lines (§10.1), the lines holding the 卦身 and the
+    世身 line (§9.1), and the lines after and before the 世身 (§10.5)."""
+    pure = generation == 0
+    low = min(world, response)
+    places = [
+        Place(world, WORLD, "8.3" if pure else "8.4", BOOK),
+        Place(response, RESPONSE, "8.2" if pure else "8.4", BOOK),
+        *(Place(p, BETWEEN_LINE, "10.1", BOOK) for p in (low + 1, low + 2)),
+        *(Place(p, GUA_SHEN, "9.1", BOOK) for p in gua_shen_lines),
+        Place(shi_shen, SHI_SHEN, "9.1", BOOK),
+        Place(bodies.ahead(shi_shen), AHEAD, "10.5", BOOK),
+        Place(bodies.behind(shi_shen), BEHIND, "10.5", BOOK),
+    ]
+    return sorted(places, key=lambda p: (p.position, PLACES.index(p.place)))
+
+
+# --- requirements: 三合 and 三刑 around the world, the matter asked about -------------------------
+
+
+@dataclass(frozen=True)
+class GroupRule:
+    """world_group_sign: a 三合 or 三刑 the world line's branch belongs to, the state of the
+    world it needs, the other two branches it needs present, and where they may come from."""
+
+    branch: str
+    is_void: int
+    is_moving: int
+    sign: str
+    partner_a: str
+    partner_b: str
+    sources: tuple[str, ...]  # some of SOURCES
+
+    def fires(self, present: dict[str, set[str]]) -> bool:
+        """Both partners among the branches ``present`` by source."""
+        found = set().union(*(present[s] for s in self.sources))
+        return self.partner_a in found and self.partner_b in found
+
+
+TRIAD_SOURCES = ("day", "month", "moving")  # §8.14 commentary: 日月動爻
+PUNISHMENT_SOURCES = ("day", "month", "changed")  # §8.14 commentary: 日月變爻
+
+
+def _punishment_partners(branch: str) -> tuple[str, str] | None:
+    """The other branches of the 三刑 group ``branch`` belongs to (a 子卯 partner twice; a
+    自刑 branch itself twice)."""
+    group = [p for p in punishments() if branch in (p.first, p.second)]
+    if not group:
+        return None
+    others = sorted({b for p in group for b in (p.first, p.second)} - {branch}) or [branch]
+    return (others[0], others[-1])
+
+
+@cache
+def group_rules() -> tuple[GroupRule, ...]:
+    """三合生有 for a void world (either still or moving), 三刑自敝 for a moving world
+    (either void or not)."""
+    out = []
+    for branch in facts().branches:
+        triad = next(t for t in triads() if branch in t.roles)
+        a, b = sorted(set(triad.roles) - {branch})
+        for moving in FLAG:
+            out.append(GroupRule(branch, 1, moving, TRIAD_SUPPORT, a, b, TRIAD_SOURCES))
+        partners = _punishment_partners(branch)
+        if partners is not None:
+            for void in FLAG:
+                out.append(
+                    GroupRule(branch, void, 1, PUNISHMENT_WEAR, *partners, PUNISHMENT_SOURCES)
+                )
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class MatterRule:
+    """matter_sign: a body place and an attitude of a matter, and the sign it gives."""
+
+    matter: str
+    place: str
+    attitude: str
+    sign: str
+
+
+VOID_CONDITION = "空"
+
+
+@cache
+def matter_rules() -> tuple[MatterRule, ...]:
+    """For each matter, the body signs of the attitudes its preferences have (§9.5)."""
+    found = {(p.matter, p.attitude) for p in matters.preferences()}
+    return tuple(
+        MatterRule(matter, place, attitude, sign)
+        for matter in matters.matters()
+        for (place, attitude), sign in MATTER_SIGNS.items()
+        if (matter, attitude) in found
+    )
+
+
+@dataclass(frozen=True)
+class ReliefRule:
+    """matter_relief_sign: a matter for which a void body is a relief."""
+
+    matter: str
+    place: str
+    is_void: int
+    sign: str
+
+
+@cache
+def relief_rules() -> tuple[ReliefRule, ...]:
+    """憂患: a void 卦身 or 世身 line is a relief (§9.5)."""
+    relieved = {
+        p.matter
+        for p in matters.preferences()
+        if p.attitude == matters.RELIEF and p.item == VOID_CONDITION
+    }
+    return tuple(
+        ReliefRule(matter, place, 1, sign)
+        for matter in matters.matters()
+        if matter in relieved
+        for place, sign in RELIEF_SIGNS.items()
+    )

@@ -1,0 +1,171 @@
+"""The one generic loader: run the seed scripts, check them, and sync their rows into the tables.
+
+Seed scripts are ``seed/sNN_*.py`` modules, run in name order. Each defines
+``rows(done) -> {table: [row, ...]}`` (``done`` holds the rows of the scripts before it) and
+may define ``checks(tables) -> [message, ...]`` returning the messages of its failing self-checks.
+The loader refuses to write anything if a check fails. Syncing compares each table with
+the computed rows by primary key and inserts, updates or deletes only what differs, so a
+second build changes nothing and readings that reference the tables are never disturbed.
+After syncing, the SQL invariants of :mod:`yimao_db.kb.invariants` must return no rows.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from operator import itemgetter
+from types import ModuleType
+from typing import Any, cast
+
+from sqlalchemy import Connection, Table, and_
+
+from yimao_db import dialect
+from yimao_db.errors import SeedCheckFailed
+from yimao_db.kb.schema import metadata
+from yimao_db.paths import seed_dir
+
+Tables = dict[str, list[dict[str, Any]]]
+
+
+@cache
+def seed_scripts() -> tuple[ModuleType, ...]:
+    """The seed scripts in run order."""
+    modules = []
+    for path in sorted(seed_dir().glob("s[0-9][0-9]_*.py")):
+        module_spec = importlib.util.spec_from_file_location(f"yimao_seed_{path.stem}", path)
+        assert module_spec is not None and module_spec.loader is not None
+        module = importlib.util.module_from_spec(module_spec)
+        module_spec.loader.exec_module(module)
+        modules.append(module)
+    return tuple(modules)
+
+
+def compute_tables() -> Tables:
+    """Every seeded table's rows, derived afresh; raises SeedCheckFailed if a self-check fails."""
+    tables: Tables = {}
+    for script in seed_scripts():
+        tables.update(script.rows(tables))
+    failures = [
+        msg
+        for script in seed_scripts()
+        if hasattr(script, "checks")
+        for msg in script.checks(tables)
+    ]
+    if failures:
+        raise SeedCheckFailed("seed self-check failed:\n  " + "\n  ".join(failures))
+    unknown = set(tables) - set(metadata.tables)
+    if unknown:
+        raise SeedCheckFailed(f"seed produced rows for unknown tables: {sorted(unknown)}")
+    return tables
+
+
+@dataclass
+class SyncReport:
+    inserted: dict[str, int] = field(default_factory=dict)
+    updated: dict[str, int] = field(default_factory=dict)
+    deleted: dict[str, int] = field(default_factory=dict)
+    rows: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def changed(self) -> int:
+        return sum(self.inserted.values()) + sum(self.updated.values()) + sum(self.deleted.values())
+
+
+def seeded_tables(tables: Mapping[str, object]) -> Iterator[Table]:
+    """The seeded tables in foreign-key dependency order."""
+    return (t for t in metadata.sorted_tables if t.name in tables)
+
+
+def _keyer(table: Table) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
+    """The function giving a row's primary key as a tuple."""
+    names = [c.name for c in table.primary_key.columns]
+    if len(names) == 1:
+        one = names[0]
+        return lambda row: (row[one],)
+    return cast(Callable[[Mapping[str, Any]], tuple[Any, ...]], itemgetter(*names))
+
+
+def _referenced() -> set[str]:
+    """The tables some foreign key points to."""
+    return {fk.column.table.name for t in metadata.tables.values() for fk in t.foreign_keys}
+
+
+def sync(conn: Connection, tables: Tables) -> SyncReport:
+    """Make the database's seeded tables equal ``tables``, touching only what differs.
+
+    Only the columns the rows give are read and written (a database at an older revision
+    is seeded with rows cut down to its columns). Rows are inserted and updated parents
+    first and deleted children last, so that no
+    foreign key is ever left dangling; the stale rows of a table no foreign key points to
+    are deleted before its other rows change, so that a row moving into the unique value a
+    stale row holds (``meta_column.ordinal`` when a column is dropped) does not collide.
+    """
+    report = SyncReport()
+    ordered = list(seeded_tables(tables))
+    referenced = _referenced()
+    stale: dict[str, list[tuple[Any, ...]]] = {}
+    for table in ordered:
+        key = _keyer(table)
+        wanted = {key(r): r for r in tables[table.name]}
+        columns = [c for c in table.columns if not wanted or c.name in next(iter(wanted.values()))]
+        names = [c.name for c in columns]
+        read = (dict(zip(names, r, strict=True)) for r in _rows(conn, table, names))
+        current = {key(r): r for r in read}
+        gone = sorted(current.keys() - wanted.keys())
+        early = table.name not in referenced
+        if early:
+            _delete(conn, table, gone)
+        new = [wanted[k] for k in wanted.keys() - current.keys()]
+        changed = [  # in the order of the computed rows (a column's ordinal moving down)
+            row
+            for k, row in wanted.items()
+            if k in current and any(current[k][c] != v for c, v in row.items())
+        ]
+        if new:
+            _insert(conn, table, new)
+        for row in changed:
+            conn.execute(table.update().where(_match(table, row)).values(row))
+        stale[table.name] = [] if early else gone
+        report.inserted[table.name] = len(new)
+        report.updated[table.name] = len(changed)
+        report.deleted[table.name] = len(gone)
+        report.rows[table.name] = len(wanted)
+    for table in reversed(ordered):
+        _delete(conn, table, stale[table.name])
+    return report
+
+
+def _rows(conn: Connection, table: Table, names: list[str]) -> Any:
+    """The table's current rows, those columns, as the driver gives them (the types of the
+    seeded columns convert nothing: see :func:`_insert`)."""
+    quote = conn.dialect.identifier_preparer.quote
+    columns = ", ".join(quote(n) for n in names)
+    return conn.exec_driver_sql(f"SELECT {columns} FROM {quote(table.name)}")
+
+
+def _insert(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
+    """INSERT ``rows`` (dicts with the same keys). On SQLite, when no column's type
+    converts its values, the driver's ``executemany`` takes plain tuples (SQLAlchemy's
+    per-row parameter processing was a third of a build)."""
+    names = list(rows[0])
+    plain = conn.dialect.name == "sqlite" and not any(
+        table.c[n].type.bind_processor(conn.dialect) for n in names
+    )
+    if not plain:
+        conn.execute(table.insert(), rows)
+        return
+    pick = itemgetter(*names)
+    values = [pick(r) for r in rows] if len(names) > 1 else [(r[names[0]],) for r in rows]
+    conn.exec_driver_sql(dialect.insert_sql(conn, table.name, names), values)
+
+
+def _delete(conn: Connection, table: Table, keys: list[tuple[Any, ...]]) -> None:
+    for key in keys:
+        row = dict(zip([c.name for c in table.primary_key.columns], key, strict=True))
+        conn.execute(table.delete().where(_match(table, row)))
+
+
+def _match(table: Table, row: Mapping[str, Any]) -> Any:
+    return and_(*(c == row[c.name] for c in table.primary_key.columns))
