@@ -5,6 +5,8 @@ alone reaching ``yimao cast``, ``yimao reading`` and ``yimao show``."""
 from __future__ import annotations
 
 import argparse
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +19,7 @@ from yimao_db.present.formats import Format, Terminal
 from yimao_db.readings import Chart
 
 PILLARS = "甲辰,丙寅,戊戌,庚申"
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def format_choices(command: str) -> tuple[str, ...]:
@@ -43,6 +46,10 @@ def test_each_format_is_registered_once_with_what_it_renders() -> None:
         formats.register(
             Format("md", "text/markdown", ".md", "md", chart=formats.FORMATS["text"].chart)
         )
+    for suffix in ("txt", ".a/b", ".", ".TXT"):
+        with pytest.raises(ValueError, match=r"a suffix such as \.txt"):
+            formats.register(Format("x", "text/plain", suffix, "x", chart=_plain_chart))
+    assert "x" not in formats.FORMATS
     with pytest.raises(ValueError, match="unknown kind"):
         formats.names("chart_page")
 
@@ -51,7 +58,22 @@ def test_each_format_is_registered_once_with_what_it_renders() -> None:
     ("command", "kind"), [("cast", "chart"), ("reading", "chart"), ("show", "show")]
 )
 def test_the_format_choices_come_from_the_registry(command: str, kind: str) -> None:
-    assert format_choices(command) == formats.names(kind) == ("text", "markdown", "html", "json")
+    assert format_choices(command) == formats.names(kind)
+    assert formats.names(kind)[0] == "text"  # the default
+
+
+def test_the_documents_name_every_format() -> None:
+    """README's rows of cast, reading and show name every format they take; docs/browse.md
+    every file suffix of /reading/ID."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for command, kind in (("show", "show"), ("cast", "chart"), ("reading", "chart")):
+        row = next(r for r in readme.splitlines() if r.startswith(f"| `yimao {command} "))
+        named = re.search(r"--format ((?:[a-z]+\\\|)*[a-z]+)", row)
+        assert named is not None and named[1].split("\\|") == list(formats.names(kind)), command
+    browse = (ROOT / "docs" / "browse.md").read_text(encoding="utf-8")
+    said = re.search(r"file suffix \(([^)]*)\)", browse)
+    assert said is not None
+    assert said[1] == ", ".join(f"`{f.suffix}`" for f in formats.rendering("chart"))
 
 
 def _plain_chart(chart: Chart, journal: Journal | None, terminal: Terminal) -> str:

@@ -182,13 +182,28 @@ def test_the_reading_in_every_format_is_what_yimao_reading_prints(
         assert got.content == printed.encode("utf-8"), fmt.name
         assert got.headers["content-type"] == fmt.media_type, fmt.name
         assert f'<a href="/reading/1{fmt.suffix}">{fmt.name}</a>' in page
-    assert [f.suffix for f in formats.rendering("chart")] == [".txt", ".md", ".html", ".json"]
     for path, said in [
-        ("/reading/1.docx", "no format has the suffix .docx: expected one of .txt, .md"),
+        ("/reading/1.docx", "no format has the suffix .docx: expected one of .txt, .md, "),
         ("/reading/99.json", "no reading with id 99"),
     ]:
         response = site.get(path)
         assert response.status_code == 404 and said in response.text, path
+
+
+def test_a_suffix_of_two_parts_reaches_the_reading_in_that_format() -> None:
+    """A format may have a suffix such as ``.plain.txt``: the route takes all of it (the
+    recipe "An output format", followed once, found it cut at the first dot)."""
+    from yimao_db.web import plugin
+
+    routes = [(re.compile(pattern), view) for pattern, view in plugin.register_routes()]
+    for path, id_, suffix in [
+        ("/reading/7.md", "7", ".md"),
+        ("/reading/7.plain.txt", "7", ".plain.txt"),
+    ]:
+        pattern, view = next((p, v) for p, v in routes if p.match(path))
+        found = pattern.match(path)
+        assert view is plugin.reading_file and found is not None
+        assert (found["id"], found["suffix"]) == (id_, suffix)
 
 
 def test_every_hexagram_page_names_the_passages_citing_its_rows(site: httpx.Client) -> None:

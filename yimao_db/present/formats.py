@@ -20,6 +20,7 @@ Markdown or JSON layout (``tests/test_cli.py`` holds ``yimao cast`` to this).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -81,7 +82,7 @@ def register(fmt: Format) -> Format:
     for other in FORMATS.values():
         if fmt.name == other.name or fmt.suffix == other.suffix:
             raise ValueError(f"format {fmt.name} ({fmt.suffix}) clashes with {other.name}")
-    if not fmt.suffix.startswith(".") or not any(fmt.renders(k) for k in KINDS):
+    if not re.fullmatch(r"(\.[a-z0-9]+)+", fmt.suffix) or not any(fmt.renders(k) for k in KINDS):
         raise ValueError(f"format {fmt.name}: a suffix such as .txt and a renderer, please")
     FORMATS[fmt.name] = fmt
     return fmt

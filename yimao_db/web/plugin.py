@@ -141,7 +141,7 @@ async def hidden_page(request: Any) -> Any:
 @hookimpl
 def register_routes() -> list[tuple[str, Any]]:
     return [
-        (r"^/reading/(?P<id>[^/.]+)(?P<suffix>\.[^/.]+)$", reading_file),
+        (r"^/reading/(?P<id>[^/.]+)(?P<suffix>\.[^/]+)$", reading_file),  # .md, .plain.txt
         (r"^/reading/(?P<id>[^/]+)$", reading_page),
         (r"^/hexagram/(?P<name>[^/]+)$", hexagram_page),
         (r"^/passages$", passages_page),
