@@ -181,6 +181,7 @@ def test_the_reading_in_every_format_is_what_yimao_reading_prints(
         got = get(site, f"/reading/1{fmt.suffix}")
         assert got.content == printed.encode("utf-8"), fmt.name
         assert got.headers["content-type"] == fmt.media_type, fmt.name
+        assert got.headers["x-content-type-options"] == "nosniff"
         assert f'<a href="/reading/1{fmt.suffix}">{fmt.name}</a>' in page
     for path, said in [
         ("/reading/1.docx", "no format has the suffix .docx: expected one of .txt, .md, "),

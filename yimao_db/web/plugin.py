@@ -117,8 +117,8 @@ async def reading_file(datasette: Any, request: Any) -> Any:
     if found is None:
         known = ", ".join(pages.chart_suffixes())
         raise DatasetteNotFound(f"no format has the suffix {suffix}: expected one of {known}")
-    body, media_type = found
-    return Response(body, content_type=media_type)
+    body, media_type = found  # stored text as the format gives it: not to be sniffed as HTML
+    return Response(body, content_type=media_type, headers={"X-Content-Type-Options": "nosniff"})
 
 
 async def hexagram_page(datasette: Any, request: Any) -> Any:
