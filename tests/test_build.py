@@ -211,7 +211,16 @@ def test_invariants_detect_a_broken_row(fresh_db: str) -> None:
             trans.rollback()
     finally:
         engine.dispose()
-    assert "every hexagram has six lines, one world and one response" in names
+    assert "every hexagram has six lines, one world, one response and two between lines" in names
+
+
+def test_every_invariant_is_structural_and_says_why() -> None:
+    """Counts, totality over keys, one fact kept in two places: what a rule decides is held
+    by the rule tests, the oracle and yimao check's recomputation, not restated in SQL."""
+    assert len(invariants.INVARIANTS) == len({inv.name for inv in invariants.INVARIANTS})
+    for inv in invariants.INVARIANTS:
+        kind, _, reason = inv.why.partition(": ")
+        assert kind in invariants.KINDS and reason and "\n" not in inv.why, inv.name
 
 
 def test_sqlite_integrity_and_foreign_keys(built_db: str) -> None:

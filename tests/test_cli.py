@@ -597,7 +597,8 @@ LEAN = """
 import sys
 from yimao_db.cli import main
 code = main(sys.argv[1:])
-loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("alembic", "tyme4py", "yimao_db"))
+top = ("alembic", "tyme4py", "yimao_db", "html")
+loaded = sorted(m for m in sys.modules if m.split(".")[0] in top)
 print(" ".join(loaded), file=sys.stderr)
 sys.exit(code)
 """
@@ -613,7 +614,8 @@ sys.exit(code)
 )
 def test_cast_and_show_import_only_what_they_use(sqlite_built_db: str, argv: list[str]) -> None:
     """No alembic, no tyme4py (1901-2099), no view declarations, no other command's module,
-    and no table declarations (statements as text)."""
+    no table declarations (statements as text), and for text no other format's layout (no
+    HTML, Markdown or JSON: the registry's renderers import theirs when called)."""
     if argv[0] == "reading":
         assert main(["cast", "789678", "--db", sqlite_built_db]) == 0
     done = subprocess.run(
@@ -634,3 +636,8 @@ def test_cast_and_show_import_only_what_they_use(sqlite_built_db: str, argv: lis
     }
     assert tables == set()
     assert not {"yimao_db.kb.expected.chart", "yimao_db.kb.rules.hexagrams"} & loaded
+    assert "yimao_db.present.formats" in loaded
+    other_layouts = {"html", "yimao_db.present.show_forms", "yimao_db.present.chart_json"}
+    if argv[0] == "show":
+        other_layouts.add("yimao_db.present.chart")  # the chart's layout: cast and reading
+    assert not other_layouts & loaded

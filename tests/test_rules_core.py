@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from yimao_db.kb.facts import facts
 from yimao_db.kb.rules import bodies, ganzhi, palaces, stars
 from yimao_db.kb.rules.elements import controls, generates, relation, relative
-from yimao_db.kb.rules.hexagrams import nuclear_bits
+from yimao_db.kb.rules.hexagrams import hexagrams, nuclear_bits
 from yimao_db.kb.rules.keys import bits_from_name
 from yimao_db.kb.rules.lines import hidden_spirits, lines
 from yimao_db.kb.rules.najia import line_stem_branch, lower_upper
@@ -493,6 +493,16 @@ def test_gou_hides_wealth_under_line_two() -> None:
     assert [(h.position, h.relative, h.ganzhi, h.element) for h in hidden] == [
         (2, "妻財", "甲寅", "木")
     ]
+
+
+def test_every_relative_is_on_a_line_or_hidden_never_both() -> None:
+    """§11 over the 64 hexagrams: the hidden spirits are exactly the relatives the
+    hexagram's own lines lack (once two SQL invariants over hidden_spirit)."""
+    for h in hexagrams().values():
+        own = {line.relative for line in h.lines}
+        hidden = [line.relative for line in h.hidden]
+        assert not own & set(hidden) and own | set(hidden) == set(RELATIVES), h.name
+        assert len(hidden) == len(set(hidden)), h.name
 
 
 def test_pure_hexagrams_hide_nothing() -> None:

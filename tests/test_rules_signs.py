@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from yimao_db.kb.facts import read_tsv
-from yimao_db.kb.rules import bodies, day_month, dusk, hidden_stems, shensha, signs
+from yimao_db.kb.rules import bodies, day_month, dusk, hidden_stems, lines, shensha, signs
 from yimao_db.kb.rules.hexagrams import gua_shen_positions, hexagrams
 from yimao_db.kb.vocab import SIGN_POLARITIES as POLARITIES
 from yimao_db.kb.vocab import SIGN_SUBJECTS as SUBJECTS
@@ -114,6 +114,15 @@ def test_line_places_of_every_hexagram() -> None:
         at = {p.place: p.position for p in places if p.place not in ("間", "卦身")}
         assert at["世"] == h.world and at["世身"] == h.shi_shen_line
         assert at["身前"] == bodies.ahead(h.shi_shen_line)
+        assert at["身後"] == bodies.behind(h.shi_shen_line)
+
+
+def test_a_line_moves_alone_when_it_is_the_only_moving_line() -> None:
+    """§8.7 獨發 over every set of moving lines (once an SQL invariant over mask_line)."""
+    for mask in range(64):
+        for position in range(1, 7):
+            assert lines.is_sole(mask, position) == (lines.mask_lines(mask) == (position,))
+    assert [p for p in range(1, 7) if lines.is_sole(0b000100, p)] == [3]
 
 
 @pytest.mark.parametrize(("line", "ahead", "behind"), [(1, 2, 6), (3, 4, 2), (6, 1, 5)])

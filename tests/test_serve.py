@@ -32,6 +32,7 @@ from yimao_db.journaling import add_note, record_outcome, tag
 from yimao_db.kb.meta import read_meta
 from yimao_db.kb.views import views
 from yimao_db.kb.vocab import MOVING_MARKS, YANG_BAR, YIN_BAR
+from yimao_db.present import formats
 from yimao_db.web import site as web_site
 from yimao_db.web.queries import parse, queries
 
@@ -165,6 +166,45 @@ def test_the_reading_page_shows_the_journal(
     assert "<p>Outcome: hit on 2026-12-05: as read</p>" in fragment[0]
     assert "&lt;b&gt;覆&lt;/b&gt; &amp; the second look</p>" in fragment[0]
     assert '<div class="journal"></div>' in get(site, "/reading/2").text  # nothing to show
+
+
+def test_the_reading_in_every_format_is_what_yimao_reading_prints(
+    site: httpx.Client, database: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """/reading/ID.SUFFIX for every format of the registry that renders a chart: byte for
+    byte what ``yimao reading ID --format NAME`` prints to a file, with the format's media
+    type; the reading page links to each; an unknown suffix or id is a 404 saying why."""
+    page = get(site, "/reading/1").text
+    for fmt in formats.rendering("chart"):
+        code, printed, _ = run(capsys, "reading", "1", "--format", fmt.name, "--db", str(database))
+        assert code == 0
+        got = get(site, f"/reading/1{fmt.suffix}")
+        assert got.content == printed.encode("utf-8"), fmt.name
+        assert got.headers["content-type"] == fmt.media_type, fmt.name
+        assert got.headers["x-content-type-options"] == "nosniff"
+        assert f'<a href="/reading/1{fmt.suffix}">{fmt.name}</a>' in page
+    for path, said in [
+        ("/reading/1.docx", "no format has the suffix .docx: expected one of .txt, .md, "),
+        ("/reading/99.json", "no reading with id 99"),
+    ]:
+        response = site.get(path)
+        assert response.status_code == 404 and said in response.text, path
+
+
+def test_a_suffix_of_two_parts_reaches_the_reading_in_that_format() -> None:
+    """A format may have a suffix such as ``.plain.txt``: the route takes all of it (the
+    recipe "An output format", followed once, found it cut at the first dot)."""
+    from yimao_db.web import plugin
+
+    routes = [(re.compile(pattern), view) for pattern, view in plugin.register_routes()]
+    for path, id_, suffix in [
+        ("/reading/7.md", "7", ".md"),
+        ("/reading/7.plain.txt", "7", ".plain.txt"),
+    ]:
+        pattern, view = next((p, v) for p, v in routes if p.match(path))
+        found = pattern.match(path)
+        assert view is plugin.reading_file and found is not None
+        assert (found["id"], found["suffix"]) == (id_, suffix)
 
 
 def test_every_hexagram_page_names_the_passages_citing_its_rows(site: httpx.Client) -> None:

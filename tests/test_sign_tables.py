@@ -43,10 +43,8 @@ def count_readings(engine: Engine) -> int:
 DAMAGE = [
     ("DELETE FROM line_sign WHERE sign = '世空'", "every sign can fire"),
     ("UPDATE line_sign SET passage = '8.13' WHERE sign = '世空'", "cite its passage"),
-    ("UPDATE line_place SET position = 1 WHERE place = '身前' AND king_wen = 1", "line places"),
+    ("UPDATE line_place SET position = 2 WHERE place = '世' AND king_wen = 1", "line places"),
     ("DELETE FROM line_place WHERE place = '間' AND king_wen = 2 AND position = 4", "two between"),
-    ("UPDATE mask_line SET is_sole = 1 WHERE mask = 3", "moves alone"),
-    ("UPDATE branch_bearing SET clashes = 0 WHERE actor = '子' AND branch = '午'", "bearing"),
     ("UPDATE source_passage SET coverage = 'theory', note = 'x' WHERE id = '8.14'", "encoded"),
 ]
 
@@ -62,6 +60,34 @@ def test_an_invariant_catches_damage(engine: Engine, damage: str, name: str) -> 
             assert any(name in inv for inv in failed), failed
         finally:
             trans.rollback()
+
+
+# what a rule decides is no SQL invariant: yimao check recomputes the table from the rule
+# (the property tests hold the views to the same rules: tests/test_readings_props.py)
+RULE_DAMAGE = [
+    (  # §10.5: the line behind the 世身 (once "line places agree with the hexagram")
+        "UPDATE line_place SET position = 2 WHERE place = '身後' AND king_wen = 1",
+        ["data: line_place king_wen=1 position=2 place=身後: extra row (the rules give none)"],
+    ),
+    (  # §8.7: 獨發 (once "a line moves alone exactly when its mask has one moving line")
+        "UPDATE mask_line SET is_sole = 1 WHERE mask = 3 AND position = 1",
+        ["data: mask_line mask=3 position=1: column is_sole is 1, the rules give 0"],
+    ),
+    (  # the day's bearing (once "the bearing of a branch agrees with the branch relations")
+        "UPDATE branch_bearing SET clashes = 0 WHERE actor = '子' AND branch = '午'",
+        ["data: branch_bearing actor=子 branch=午: column clashes is 0, the rules give 1"],
+    ),
+]
+
+
+def test_yimao_check_catches_what_the_rules_decide(engine: Engine, fresh_db: str) -> None:
+    with engine.begin() as conn:
+        for damage, _ in RULE_DAMAGE:
+            conn.execute(text(damage))
+        assert invariants.violations(conn) == []  # no SQL restates these rules
+    found = {str(p) for p in doctor.check(fresh_db)}
+    for _, said in RULE_DAMAGE:
+        assert set(said) <= found, (said, sorted(found)[:10])
 
 
 # --- every passage accounted for ---------------------------------------------------------------

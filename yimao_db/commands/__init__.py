@@ -6,8 +6,13 @@ Shared helpers for the modules: the ``--db`` option, output-format options and p
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from yimao_db.present.formats import Terminal
 
 SubParsers = Any  # argparse's _SubParsersAction is private
 
@@ -35,17 +40,34 @@ def format_options(p: argparse.ArgumentParser, default: str = "table") -> None:
     p.set_defaults(format=default)
 
 
-CHART_FORMATS = ("text", "markdown", "html", "json")
+def terminal() -> Terminal:
+    """Standard output as the text format sees it: on a terminal, its width and colour
+    unless ``NO_COLOR`` is set; else no width and no colour."""
+    from yimao_db.present.formats import PLAIN, Terminal
+
+    if not sys.stdout.isatty():
+        return PLAIN
+    return Terminal(shutil.get_terminal_size().columns, not os.environ.get("NO_COLOR"))
 
 
-def chart_format_options(p: argparse.ArgumentParser) -> None:
-    """``--format text|markdown|html|json`` (default text) and ``--json``, its alias for json."""
+def chart_format_options(p: argparse.ArgumentParser, kind: str = "chart") -> None:
+    """``--format NAME`` over the formats that render ``kind`` (:mod:`yimao_db.present.formats`;
+    the first registered is the default) and ``--json``, its alias for json."""
+    from yimao_db.present.formats import FORMATS, names
+
+    choices = names(kind)
+    about = [FORMATS[n].about + (" (default)" if i == 0 else "") for i, n in enumerate(choices)]
     p.add_argument(
         "--format",
-        choices=CHART_FORMATS,
-        default="text",
-        help="text (default), markdown, html (a self-contained page) or json (yimao.chart/1)",
+        choices=choices,
+        default=choices[0],
+        help=", ".join(about[:-1]) + " or " + about[-1],
     )
-    p.add_argument(
-        "--json", dest="format", action="store_const", const="json", help="same as --format json"
-    )
+    if "json" in choices:
+        p.add_argument(
+            "--json",
+            dest="format",
+            action="store_const",
+            const="json",
+            help="same as --format json",
+        )

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from yimao_db import db as dbmod
-from yimao_db.commands import SubParsers, chart_format_options, db_option, out
+from yimao_db.commands import SubParsers, chart_format_options, db_option, out, terminal
 from yimao_db.lookup import KIND_NAMES
 
 
@@ -21,23 +20,13 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from yimao_db.present.show import render_show, show
+    from yimao_db.present.formats import show_renderer
+    from yimao_db.present.show import show
 
     engine = dbmod.reader_engine(args.db)
     with engine.connect() as conn:
         data = show(conn, args.name, args.kind)
-    if args.format == "json":
-        out(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
-    elif args.format == "markdown":
-        from yimao_db.present.show_forms import show_markdown
-
-        out(show_markdown(data))
-    elif args.format == "html":
-        from yimao_db.present.show_forms import show_html
-
-        out(show_html(data, args.name))
-    else:
-        out(render_show(data))
+    out(show_renderer(args.format)(data, args.name, terminal()))
     return 0
 
 
@@ -68,6 +57,6 @@ def register(sub: SubParsers) -> None:
         help="show only this kind, for a name of several (乾 --kind trigram): "
         + ", ".join(KIND_NAMES),
     )
-    chart_format_options(p)
+    chart_format_options(p, "show")
     db_option(p)
     p.set_defaults(handler=cmd_show)

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import shutil
 import sys
 import time
 from collections.abc import Sequence
@@ -14,7 +11,14 @@ from typing import Any
 from sqlalchemy import Connection, Engine
 
 from yimao_db import db as dbmod
-from yimao_db.commands import SubParsers, chart_format_options, db_option, format_options, out
+from yimao_db.commands import (
+    SubParsers,
+    chart_format_options,
+    db_option,
+    format_options,
+    out,
+    terminal,
+)
 from yimao_db.errors import UsageError
 from yimao_db.inputs import limit, moving_count, reading_id
 from yimao_db.kb.vocab import VERDICTS
@@ -29,28 +33,12 @@ def built_writer(db: str | None) -> Engine:
 
 
 def chart_text(reading_id: int, args: argparse.Namespace, db: Engine | Connection) -> str:
-    """A stored reading's chart as printed, in ``args.format``."""
+    """A stored reading's chart with its journal, in ``args.format``."""
     from yimao_db.journaling import journal
-    from yimao_db.present import chart as layout
+    from yimao_db.present.formats import chart_renderer
     from yimao_db.readings import chart
 
-    result = chart(reading_id, db)
-    notes = journal(reading_id, db)
-    if args.format == "json":
-        from yimao_db.present.chart_json import chart_json
-
-        return json.dumps(chart_json(result, notes), ensure_ascii=False, indent=2) + "\n"
-    if args.format == "markdown":
-        return layout.chart_markdown(result, notes)
-    if args.format == "html":
-        return layout.chart_document(result, notes)
-    terminal = sys.stdout.isatty()
-    return layout.render_chart(
-        result,
-        notes,
-        cells_wide=shutil.get_terminal_size().columns if terminal else None,
-        coloured=terminal and not os.environ.get("NO_COLOR"),
-    )
+    return chart_renderer(args.format)(chart(reading_id, db), journal(reading_id, db), terminal())
 
 
 def cmd_cast(args: argparse.Namespace) -> int:

@@ -114,11 +114,11 @@ def cells(chart: Chart) -> list[tuple[list[str], list[str], list[str], list[str]
         h = hidden.get(line.position)
         mark = "世" if line.is_world else "應" if line.is_response else ""
         primary = [
-            LINE[line.value in (7, 9)],
+            LINE[chart.primary_bits[line.position - 1] == "1"],  # bit p-1: line p is yang
             line.relative,
             f"{line.ganzhi}{line.element}",
             mark,
-            MOVING_MARKS.get(line.value, ""),
+            MOVING_MARKS[line.value] if line.is_moving else "",
             _flags(line),
         ]
         c = changed.get(line.position)

@@ -11,13 +11,13 @@ from sqlalchemy import Connection, bindparam, text
 
 from yimao_db import lookup
 from yimao_db.errors import UsageError
-from yimao_db.journaling import read_journal
+from yimao_db.journaling import Journal, read_journal
 from yimao_db.kb.meta import row_key
 from yimao_db.kb.schema import metadata
 from yimao_db.kb.vocab import YANG_BAR, YIN_BAR
-from yimao_db.present.chart import chart_html, journal_html
+from yimao_db.present import formats
 from yimao_db.present.show import hexagram_data, related_rows
-from yimao_db.readings import read_chart
+from yimao_db.readings import Chart, read_chart
 
 
 class NotFound(Exception):
@@ -25,16 +25,41 @@ class NotFound(Exception):
 
 
 def reading(conn: Connection, typed: str) -> dict[str, Any]:
-    """A stored reading's chart and journal, drawn as ``yimao reading --format html`` draws
-    them: ``{"chart", "html", "journal_html"}``."""
+    """A stored reading's chart and journal, drawn by the html format as ``yimao reading
+    --format html`` draws them (:mod:`yimao_db.present.formats`), with a link to the chart
+    in every format: ``{"chart", "html", "chart_formats": [(name, suffix), …]}``."""
+    chart, journal = _reading(conn, typed)
+    return {
+        "chart": chart,
+        "html": formats.part_renderer("html")(chart, journal),
+        "chart_formats": [(f.name, f.suffix) for f in formats.rendering("chart")],
+    }
+
+
+def reading_as(conn: Connection, typed: str, suffix: str) -> tuple[str, str] | None:
+    """``/reading/ID.SUFFIX``: the chart and journal as ``yimao reading ID --format NAME``
+    prints them, for the format of that file suffix, with its media type; None if no format
+    has the suffix."""
+    fmt = formats.by_suffix(suffix, "chart")
+    if fmt is None:
+        return None
+    chart, journal = _reading(conn, typed)
+    return formats.chart_renderer(fmt.name)(chart, journal, formats.PLAIN), fmt.media_type
+
+
+def chart_suffixes() -> list[str]:
+    """The file suffixes of the formats that render a chart."""
+    return [f.suffix for f in formats.rendering("chart")]
+
+
+def _reading(conn: Connection, typed: str) -> tuple[Chart, Journal]:
     from yimao_db.inputs import reading_id
 
     try:
         chart = read_chart(conn, reading_id(typed))
     except UsageError as exc:
         raise NotFound(str(exc)) from None
-    journal = read_journal(conn, chart.reading_id)
-    return {"chart": chart, "html": chart_html(chart), "journal_html": journal_html(journal)}
+    return chart, read_journal(conn, chart.reading_id)
 
 
 def hexagram(conn: Connection, typed: str) -> dict[str, Any]:

@@ -1,7 +1,9 @@
 """The datasette plugin of ``yimao serve`` (registered by :mod:`yimao_db.web.site`, not by
 an entry point, so a plain ``datasette`` elsewhere is left alone).
 
-* ``/reading/ID``: a stored reading's chart; ``/hexagram/NAME``: a hexagram by any name
+* ``/reading/ID``: a stored reading's chart, and ``/reading/ID.SUFFIX`` the same chart in
+  each output format (``.txt``, ``.md``, ``.html``, ``.json``: the suffixes of
+  :mod:`yimao_db.present.formats`); ``/hexagram/NAME``: a hexagram by any name
   ``yimao show`` accepts; ``/passages``: the book's passages with the rows citing each. An
   id or name that finds nothing is a 404 page saying what was expected.
 * every ``reading_id`` of the reading views links to its chart, every ``king_wen`` of the
@@ -107,6 +109,18 @@ async def reading_page(datasette: Any, request: Any) -> Any:
     return await _page(datasette, request, "yimao_reading.html", data)
 
 
+async def reading_file(datasette: Any, request: Any) -> Any:
+    """``/reading/ID.SUFFIX``: the chart in the format of that suffix, as ``yimao reading ID
+    --format NAME`` prints it, with the format's media type."""
+    suffix = _typed(request, "suffix")
+    found = await _read(datasette, pages.reading_as, _typed(request, "id"), suffix)
+    if found is None:
+        known = ", ".join(pages.chart_suffixes())
+        raise DatasetteNotFound(f"no format has the suffix {suffix}: expected one of {known}")
+    body, media_type = found  # stored text as the format gives it: not to be sniffed as HTML
+    return Response(body, content_type=media_type, headers={"X-Content-Type-Options": "nosniff"})
+
+
 async def hexagram_page(datasette: Any, request: Any) -> Any:
     data = await _read(datasette, pages.hexagram, _typed(request, "name"))
     return await _page(datasette, request, "yimao_hexagram.html", {"hexagram": data})
@@ -127,6 +141,7 @@ async def hidden_page(request: Any) -> Any:
 @hookimpl
 def register_routes() -> list[tuple[str, Any]]:
     return [
+        (r"^/reading/(?P<id>[^/.]+)(?P<suffix>\.[^/]+)$", reading_file),  # .md, .plain.txt
         (r"^/reading/(?P<id>[^/]+)$", reading_page),
         (r"^/hexagram/(?P<name>[^/]+)$", hexagram_page),
         (r"^/passages$", passages_page),
