@@ -6,6 +6,7 @@ backend under test. One server serves the module (stdio); one test speaks HTTP."
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -513,25 +514,18 @@ def test_an_assistant_of_the_2025_protocol_is_served_too(database: str, tmp_path
 
 
 def test_streamable_http_on_loopback(database: str, capsys: pytest.CaptureFixture[str]) -> None:
-    with http(database) as (session, _proc, printed):
+    """The same answers over HTTP; a request naming another host than loopback is refused
+    (DNS rebinding: a page elsewhere cannot reach the server by a name of its own); SIGTERM
+    stops the server."""
+    import httpx
+
+    with http(database) as (session, proc, printed):
         assert printed[0].startswith("serving MCP (read-only) at http://127.0.0.1:")
         assert printed[0].rstrip().endswith("/mcp (Ctrl-C stops)")
         assert [t.name for t in session.tools()] == READ_TOOLS
         [shown] = session.texts("chart", {"reading_id": 1})
         assert shown == cli(capsys, "reading", "1", "--json", "--db", database)
         assert session.error("chart", {"reading_id": 99}) == "error: no reading with id 99"
-        url = printed[0].split(" at ", 1)[1].split()[0]
-    import httpx
-
-    with pytest.raises(httpx.HTTPError):  # the server stopped with the test's block
-        httpx.post(url, json={}, timeout=5)
-
-
-def test_http_refuses_a_request_naming_another_host(database: str) -> None:
-    """DNS rebinding: a page elsewhere cannot reach the loopback server by a name of its own."""
-    import httpx
-
-    with http(database) as (_session, _proc, printed):
         url = printed[0].split(" at ", 1)[1].split()[0]
         answer = httpx.post(
             url,
@@ -540,6 +534,11 @@ def test_http_refuses_a_request_naming_another_host(database: str) -> None:
             timeout=30,
         )
         assert answer.status_code == 421
+    # uvicorn shuts down, then lets SIGTERM end the process as it would have
+    assert proc.returncode == -signal.SIGTERM
+    assert not [line for line in printed if "Traceback" in line or "error" in line.lower()]
+    with pytest.raises(httpx.HTTPError):
+        httpx.post(url, json={}, timeout=5)
 
 
 @pytest.mark.parametrize(
