@@ -16,7 +16,9 @@ from typing import Any
 import pytest
 from helpers import run
 from jsonschema import Draft202012Validator
+from mcp.shared.exceptions import MCPError
 from mcp_client import Session, http, stdio, texts
+from mcp_types import INVALID_PARAMS
 from sqlalchemy import inspect, text
 
 from yimao_db.db import reader_engine, resolve_url
@@ -81,6 +83,11 @@ def server(
         yield session
 
 
+def where(db: str) -> str:
+    url = resolve_url(db)
+    return db if url.get_backend_name() == "sqlite" else url.render_as_string(hide_password=True)
+
+
 def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     code, out, err = run(capsys, *argv)
     assert (code, err) == (0, ""), err
@@ -96,7 +103,12 @@ def cli_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 # --- what it offers ------------------------------------------------------------------------------
 
 
-def test_lists_the_read_tools_with_their_schemas_and_no_tool_that_writes(server: Session) -> None:
+def test_lists_the_read_tools_with_their_schemas_and_no_tool_that_writes(
+    server: Session, database: str
+) -> None:
+    assert server.server_stderr().startswith(
+        f"serving MCP on standard input and output (read-only, {where(database)})\n"
+    )
     tools = server.tools()
     assert [t.name for t in tools] == READ_TOOLS
     for tool in tools:
@@ -355,6 +367,38 @@ def test_the_prompt_lays_out_the_chart_its_signs_and_meanings(
     assert "§chapter.passage" in body.split("## What to do", 1)[1]
 
 
+@pytest.mark.parametrize(
+    ("ask", "message"),
+    [
+        (
+            ("read", "yimao://nothing"),
+            "error: unknown resource 'yimao://nothing': expected "
+            "yimao://schema, yimao://docs/signs.md, yimao://docs/chart.schema.json, "
+            "yimao://schema/{table}",
+        ),
+        (("read", "yimao://schema/nowhere"), "error: unknown table or view 'nowhere': expected"),
+        (("prompt", {"reading_id": "99"}), "error: no reading with id 99"),
+        (("prompt", {"reading_id": "x"}), "error: bad reading id 'x': expected a positive whole"),
+        (("prompt", {}), "error: read_chart needs the argument reading_id"),
+        (("prompt", {"reading_id": "1", "n": "2"}), "error: read_chart takes no argument 'n'"),
+    ],
+)
+def test_a_bad_resource_or_prompt_is_a_protocol_error_in_the_command_lines_words(
+    server: Session, ask: tuple[str, Any], message: str
+) -> None:
+    """The protocol gives resources and prompts no error result: the JSON-RPC error carries
+    the line the command line would print."""
+    kind, what = ask
+    with pytest.raises(MCPError) as caught:
+        if kind == "read":
+            server.read(what)
+        else:
+            server.prompt("read_chart", what)
+    assert caught.value.code == INVALID_PARAMS
+    assert caught.value.message.startswith(message)
+    assert "\n" not in caught.value.message
+
+
 # --- refusals and bad input ----------------------------------------------------------------------
 
 
@@ -520,8 +564,8 @@ def test_streamable_http_on_loopback(database: str, capsys: pytest.CaptureFixtur
     import httpx
 
     with http(database) as (session, proc, printed):
-        assert printed[0].startswith("serving MCP (read-only) at http://127.0.0.1:")
-        assert printed[0].rstrip().endswith("/mcp (Ctrl-C stops)")
+        assert printed[0].startswith("serving MCP at http://127.0.0.1:")
+        assert printed[0].rstrip().endswith(f"/mcp (read-only, {where(database)}; Ctrl-C stops)")
         assert [t.name for t in session.tools()] == READ_TOOLS
         [shown] = session.texts("chart", {"reading_id": 1})
         assert shown == cli(capsys, "reading", "1", "--json", "--db", database)

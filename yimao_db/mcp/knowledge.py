@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
@@ -229,7 +229,3 @@ def chart_prompt(
         out += ["", "## 用神", "", *_use_lines(use)]
     out += ["", "## What to do", "", ASK]
     return "\n".join(out) + "\n"
-
-
-def prompt_arguments(prompt: Prompt) -> Sequence[tuple[str, str]]:
-    return ((prompt.argument, prompt.argument_description),)

@@ -42,13 +42,25 @@ INSTRUCTIONS = (
 )
 
 
+class _Explained(Exception):
+    """An error already put in the command line's words."""
+
+
 async def _in_thread(service: Service, work: Callable[[], T]) -> T:
     """``work()`` in a worker thread; an error becomes a JSON-RPC error with the command
-    line's words (for resources and the prompt, which have no error result)."""
+    line's words (for resources and the prompt, which have no error result), found in the
+    thread too (a bug's line may take ``yimao check``'s time)."""
+
+    def guarded() -> T:
+        try:
+            return work()
+        except Exception as exc:
+            raise _Explained(service.explain(exc)) from None
+
     try:
-        return await anyio.to_thread.run_sync(work)
-    except Exception as exc:
-        raise MCPError(code=types.INVALID_PARAMS, message=service.explain(exc)) from None
+        return await anyio.to_thread.run_sync(guarded)
+    except _Explained as exc:
+        raise MCPError(code=types.INVALID_PARAMS, message=str(exc)) from None
 
 
 def _text(text: str) -> types.ContentBlock:
@@ -181,6 +193,10 @@ def run_stdio(service: Service) -> None:
 
     async def main() -> None:
         server = make_server(service)
+        sys.stderr.write(
+            f"serving MCP on standard input and output ({service.mode}, {service.where})\n"
+        )
+        sys.stderr.flush()
         async with stdio_server() as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
@@ -214,7 +230,8 @@ def run_http(service: Service, sock: socket.socket, *, loopback: bool) -> None:
     )
     shown = f"[{host}]" if ":" in host else host
     sys.stdout.write(
-        f"serving MCP ({service.mode}) at http://{shown}:{port}{PATH} (Ctrl-C stops)\n"
+        f"serving MCP at http://{shown}:{port}{PATH} ({service.mode}, {service.where}; "
+        "Ctrl-C stops)\n"
     )
     sys.stdout.flush()
     config = uvicorn.Config(app, log_level="warning", lifespan="on", workers=1)

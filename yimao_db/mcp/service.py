@@ -85,6 +85,12 @@ class Service:
     def mode(self) -> str:
         return "read and write" if self.allow_writes else "read-only"
 
+    @property
+    def where(self) -> str:
+        """The database as a message names it: a file's path, or the URL without password."""
+        path = dbmod.sqlite_path(self.url)
+        return str(path) if path is not None else self.url.render_as_string(hide_password=True)
+
     # --- tools ---
 
     def tools(self) -> list[Tool]:

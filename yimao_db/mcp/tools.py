@@ -1,6 +1,6 @@
 """The tools of ``yimao mcp``: each a thin call into the package's API.
 
-A tool takes the :class:`~yimao_db.mcp.service.Service` (the database's engines) and its
+A tool takes the :class:`~yimao_db.mcp.base.Database` it serves (its engines) and its
 checked :class:`~yimao_db.mcp.arguments.Arguments`, and returns an :class:`Answer`: the
 data (the tool's structured content, valid against its output schema) and the text the
 command line prints for the same question (``yimao show NAME --format json``, ``yimao
@@ -17,7 +17,7 @@ import json
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -55,7 +55,6 @@ class Tool:
     writes: bool = False
     destructive: bool = False  # replaces what was stored (an outcome)
     idempotent: bool = True
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def _json_text(data: Any) -> str:
@@ -94,9 +93,9 @@ def chart_answer(chart: Chart, journal: Journal, fmt: str, notes: tuple[str, ...
     from yimao_db.present.chart import chart_markdown
     from yimao_db.present.chart_json import chart_json
 
-    data = chart_json(chart, journal)
-    shown_text = _json_text(data) if fmt == "json" else chart_markdown(chart, journal)
-    return Answer(data, shown_text, notes)
+    as_json = _json_text(chart_json(chart, journal))
+    shown_text = as_json if fmt == "json" else chart_markdown(chart, journal)
+    return Answer(json.loads(as_json), shown_text, notes)
 
 
 def chart(service: Database, args: Arguments) -> Answer:
@@ -163,8 +162,8 @@ def preview(service: Database, args: Arguments) -> Answer:
     found = preview_chart(request, service.writer())
     notes = (
         *_time_note(at, tz),
-        f"note: a preview, stored nowhere (reading id {PREVIEW_ID}); "
-        "cast it with the cast tool to keep it",
+        f"note: a preview, stored nowhere (reading id {PREVIEW_ID}); the cast tool of a "
+        "server started with --allow-writes stores a reading",
     )
     return chart_answer(found, Journal(notes=(), outcome=None, tags=()), fmt, notes)
 
