@@ -384,7 +384,7 @@ def sql(service: Database, args: Arguments) -> Answer:
     notes = (
         (
             f"note: showing the first {len(kept)} rows, the limit of the sql tool (as of "
-            "yimao sql's table); narrow the query with WHERE or LIMIT",
+            "yimao sql's table); ask for fewer rows to see the rest",
         )
         if cut
         else ()
