@@ -29,7 +29,7 @@ from yimao_db.present.table import terminal_text
 Handler = Callable[[argparse.Namespace], int]
 
 # yimao_db.commands.<name>, in the order they are listed by --help
-COMMAND_MODULES = ("core", "readings", "journal", "check", "schema", "data", "serve")
+COMMAND_MODULES = ("core", "readings", "journal", "check", "schema", "data", "serve", "mcp")
 # the module of each command, so that a command line imports its own module alone
 # (tests/test_cli.py holds this to what the modules register; a command missing here
 # still works, with every module imported)
@@ -52,6 +52,7 @@ MODULE_OF = {
     "sql": "data",
     "export": "data",
     "serve": "serve",
+    "mcp": "mcp",
 }
 
 INTERRUPTED = 130  # 128 + SIGINT, as a shell reports it

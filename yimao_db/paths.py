@@ -1,8 +1,9 @@
-"""Where the migrations and seed directories (and docs/queries.md) live.
+"""Where the migrations and seed directories (and the documents the package serves) live.
 
 In a source checkout they sit beside the package (``migrations/``, ``seed/``,
-``docs/queries.md``); in an installed wheel they are shipped inside it as
-``yimao_db/_migrations``, ``yimao_db/_seed`` and ``yimao_db/_docs/queries.md``.
+``docs/queries.md``, ``docs/signs.md``, ``docs/chart.schema.json``); in an installed wheel
+they are shipped inside it as ``yimao_db/_migrations``, ``yimao_db/_seed`` and
+``yimao_db/_docs/`` (pyproject.toml's ``force-include``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,12 @@ def seed_data_dir() -> Path:
     return seed_dir() / "data"
 
 
+def doc_path(name: str) -> Path:
+    """A document of ``docs/`` that the package serves (shipped in the wheel)."""
+    inside = _PACKAGE / "_docs" / name
+    return inside if inside.is_file() else _PACKAGE.parent / "docs" / name
+
+
 def queries_md_path() -> Path:
     """The example queries (``yimao serve`` offers them as canned queries)."""
-    inside = _PACKAGE / "_docs" / "queries.md"
-    return inside if inside.is_file() else _PACKAGE.parent / "docs" / "queries.md"
+    return doc_path("queries.md")

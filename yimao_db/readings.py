@@ -491,16 +491,20 @@ def _insert_sql(table: str, columns: tuple[str, ...], returning: str = "") -> st
 
 
 INSERT_READING = _insert_sql("reading", ("created_at", *READING_COLUMNS), " RETURNING id")
+INSERT_READING_AS = _insert_sql("reading", ("id", "created_at", *READING_COLUMNS), " RETURNING id")
 INSERT_LINE = _insert_sql("reading_line", ("reading_id", *LINE_COLUMNS))
 
 
-def store(conn: Connection, request: CastRequest) -> int:
-    """Insert one prepared reading and its six lines; returns the new id."""
+def store(conn: Connection, request: CastRequest, *, as_id: int | None = None) -> int:
+    """Insert one prepared reading and its six lines; returns the new id (``as_id``: that
+    id, taken from no sequence)."""
     row, lines = reading_rows(request)
     values = dict(zip(READING_COLUMNS, row, strict=True))
-    reading_id = conn.execute(
-        text(INSERT_READING), {"created_at": stored_at(), **values}
-    ).scalar_one()
+    if as_id is None:
+        insert, params = INSERT_READING, {"created_at": stored_at(), **values}
+    else:
+        insert, params = INSERT_READING_AS, {"id": as_id, "created_at": stored_at(), **values}
+    reading_id = conn.execute(text(insert), params).scalar_one()
     conn.execute(
         text(INSERT_LINE),
         [
@@ -579,6 +583,29 @@ def cast(
             matter=matter,
         )
         return store(conn, request)
+
+
+# The id a preview's chart shows: ids are given from 1 on, so no stored reading has it.
+PREVIEW_ID = 0
+
+
+def preview(request: CastRequest, db: str | URL | Engine | None = None) -> Chart:
+    """The chart a prepared cast would have, read from the views, with nothing stored: the
+    reading is inserted as :data:`PREVIEW_ID` (no id sequence is used) and its chart read in
+    a transaction that is always rolled back. It needs a database it could write to, and
+    holds SQLite's write lock for as long as it takes."""
+    engine = db if isinstance(db, Engine) else writer_engine(db, require_built=True)
+    try:
+        with engine.connect() as conn:
+            transaction = conn.begin()
+            try:
+                store(conn, request, as_id=PREVIEW_ID)
+                return read_chart(conn, PREVIEW_ID)
+            finally:
+                transaction.rollback()
+    finally:
+        if engine is not db:
+            engine.dispose()
 
 
 def chart(reading_id: int, db: str | URL | Engine | Connection | None = None) -> Chart:

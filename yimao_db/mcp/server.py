@@ -1,0 +1,238 @@
+"""The MCP server: the :class:`~yimao_db.mcp.service.Service` spoken over the protocol with
+the official SDK (``mcp``, its low-level ``Server``), on stdio or streamable HTTP.
+
+Each request runs its database work in a worker thread. A tool's answer has the text the
+command line prints and the structured data its output schema describes; any error, the
+ones of bad input and the unexpected ones alike, becomes a tool error whose text is the
+one line the command line prints (``error: …``), never a traceback or a protocol failure.
+Resources and the prompt, which the protocol gives no error result, answer a bad request
+with a JSON-RPC error carrying the same line.
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import anyio
+import anyio.to_thread
+import mcp_types as types
+from mcp.server import Server, ServerRequestContext
+from mcp.server.stdio import stdio_server
+from mcp.server.transport_security import TransportSecuritySettings
+from mcp.shared.exceptions import MCPError
+
+from yimao_db import __version__
+from yimao_db.mcp import knowledge
+from yimao_db.mcp.service import Service
+from yimao_db.mcp.tools import Tool, output_schema
+
+T = TypeVar("T")
+PATH = "/mcp"  # where the streamable HTTP transport answers
+INSTRUCTIONS = (
+    "yimao-db: 程良玉《易冒》卷一, the manual of 納甲 coin divination (六爻), as a relational "
+    "knowledge base. A reading's chart is assembled by SQL from the book's rules; every "
+    "judgment (a sign) cites its passage as §chapter.passage. Use show for any name, chart "
+    "for a stored reading (preview or cast for a new one), readings and stats for the "
+    "journal, passages for what cites a passage, sql and schema for anything else; the "
+    "read_chart prompt lays a reading out for reading. Cite passages by number: the book's "
+    "text is not stored."
+)
+
+
+class _Explained(Exception):
+    """An error already put in the command line's words."""
+
+
+async def _in_thread(service: Service, work: Callable[[], T]) -> T:
+    """``work()`` in a worker thread; an error becomes a JSON-RPC error with the command
+    line's words (for resources and the prompt, which have no error result), found in the
+    thread too (a bug's line may take ``yimao check``'s time)."""
+
+    def guarded() -> T:
+        try:
+            return work()
+        except Exception as exc:
+            raise _Explained(service.explain(exc)) from None
+
+    try:
+        return await anyio.to_thread.run_sync(guarded)
+    except _Explained as exc:
+        raise MCPError(code=types.INVALID_PARAMS, message=str(exc)) from None
+
+
+def _text(text: str) -> types.ContentBlock:
+    return types.TextContent(type="text", text=text)
+
+
+def _tool(tool: Tool) -> types.Tool:
+    return types.Tool(
+        name=tool.name,
+        title=tool.title,
+        description=tool.description,
+        input_schema=tool.input_schema,
+        output_schema=output_schema(tool.name),
+        annotations=types.ToolAnnotations(
+            title=tool.title,
+            read_only_hint=not tool.writes,
+            destructive_hint=tool.destructive if tool.writes else None,
+            idempotent_hint=tool.idempotent,
+            open_world_hint=False,
+        ),
+    )
+
+
+def make_server(service: Service) -> Server[Any]:
+    """The low-level server answering for ``service``."""
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[_tool(t) for t in service.tools()])
+
+    async def call_tool(
+        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        try:
+            answer = await anyio.to_thread.run_sync(
+                lambda: service.call(params.name, params.arguments)
+            )
+        except Exception as exc:
+            failed = exc
+            message = await anyio.to_thread.run_sync(lambda: service.explain(failed))
+            return types.CallToolResult(content=[_text(message)], is_error=True)
+        content = [_text(answer.text), *(_text(n) for n in answer.notes)]
+        return types.CallToolResult(content=content, structured_content=answer.data)
+
+    async def list_resources(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
+        return types.ListResourcesResult(
+            resources=[
+                types.Resource(
+                    uri=r.uri,
+                    name=r.name,
+                    title=r.title,
+                    description=r.description,
+                    mime_type=r.mime_type,
+                )
+                for r in service.resources()
+            ]
+        )
+
+    async def list_templates(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult(
+            resource_templates=[
+                types.ResourceTemplate(
+                    uri_template=t.uri_template,
+                    name=t.name,
+                    title=t.title,
+                    description=t.description,
+                    mime_type=t.mime_type,
+                )
+                for t in service.templates()
+            ]
+        )
+
+    async def read_resource(
+        ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        uri = str(params.uri)
+        body, mime = await _in_thread(service, lambda: service.read(uri))
+        return types.ReadResourceResult(
+            contents=[types.TextResourceContents(uri=uri, mime_type=mime, text=body)]
+        )
+
+    async def list_prompts(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListPromptsResult:
+        p = knowledge.READ_CHART
+        argument = types.PromptArgument(
+            name=p.argument, description=p.argument_description, required=True
+        )
+        return types.ListPromptsResult(
+            prompts=[
+                types.Prompt(
+                    name=p.name, title=p.title, description=p.description, arguments=[argument]
+                )
+            ]
+        )
+
+    async def get_prompt(
+        ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams
+    ) -> types.GetPromptResult:
+        body = await _in_thread(service, lambda: service.prompt(params.name, params.arguments))
+        return types.GetPromptResult(
+            description=knowledge.READ_CHART.description,
+            messages=[
+                types.PromptMessage(role="user", content=types.TextContent(type="text", text=body))
+            ],
+        )
+
+    return Server(
+        "yimao",
+        version=__version__,
+        title="yimao-db: 程良玉《易冒》卷一",
+        instructions=INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        on_list_resources=list_resources,
+        on_list_resource_templates=list_templates,
+        on_read_resource=read_resource,
+        on_list_prompts=list_prompts,
+        on_get_prompt=get_prompt,
+    )
+
+
+def run_stdio(service: Service) -> None:
+    """Serve one client on standard input and output until it closes them."""
+
+    async def main() -> None:
+        server = make_server(service)
+        sys.stderr.write(
+            f"serving MCP on standard input and output ({service.mode}, {service.where})\n"
+        )
+        sys.stderr.flush()
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+    anyio.run(main)
+
+
+def _security(host: str, loopback: bool) -> TransportSecuritySettings | None:
+    """On loopback, requests must name a loopback host and come from a loopback page (DNS
+    rebinding); elsewhere (``--allow-remote``) any host is taken."""
+    if not loopback:
+        return TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    shown = f"[{host}]" if ":" in host else host
+    hosts = sorted({f"{shown}:*", "127.0.0.1:*", "localhost:*", "[::1]:*"})
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=hosts,
+        allowed_origins=[f"http://{h}" for h in hosts],
+    )
+
+
+def run_http(service: Service, sock: socket.socket, *, loopback: bool) -> None:
+    """Serve the streamable HTTP transport at ``http://HOST:PORT/mcp`` on ``sock`` until
+    interrupted (Ctrl-C, SIGTERM)."""
+    import uvicorn
+
+    host, port = sock.getsockname()[:2]
+    app = make_server(service).streamable_http_app(
+        streamable_http_path=PATH,
+        host=host,
+        transport_security=_security(host, loopback),
+    )
+    shown = f"[{host}]" if ":" in host else host
+    sys.stdout.write(
+        f"serving MCP at http://{shown}:{port}{PATH} ({service.mode}, {service.where}; "
+        "Ctrl-C stops)\n"
+    )
+    sys.stdout.flush()
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", workers=1)
+    uvicorn.Server(config).run(sockets=[sock])
