@@ -351,3 +351,37 @@ def test_random_bit_flips_never_crash_a_command(
         assert code in (0, 1, 2), (argv, code, err)
         if code == 2:
             one_error_line(code, out, err)
+
+
+def test_reading_the_header_keeps_the_locks_this_process_holds(tmp_path: Path) -> None:
+    """A writer's preflight reads the file's header. Opening and closing a new descriptor of
+    the file would drop every POSIX lock this process holds on it, an open connection's
+    write lock included, and let another process write at the same time; the header is read
+    through the descriptor already held instead."""
+    import subprocess
+    import sys
+
+    from sqlalchemy.engine import make_url
+
+    from yimao_db import db as dbmod
+
+    path = tmp_path / "held.db"
+    con = sqlite3.connect(path, isolation_level=None)
+    try:
+        con.execute("PRAGMA journal_mode=delete")
+        con.execute("CREATE TABLE t (x)")
+        con.execute("BEGIN IMMEDIATE")  # a RESERVED lock, held by this process
+        con.execute("INSERT INTO t VALUES (1)")
+        dbmod.preflight(make_url(f"sqlite:///{path}"), require_built=False)
+        other = (
+            "import sqlite3, sys\n"
+            "c = sqlite3.connect(sys.argv[1], timeout=0, isolation_level=None)\n"
+            "try:\n    c.execute('BEGIN IMMEDIATE')\nexcept sqlite3.OperationalError as e:\n"
+            "    print(e)\nelse:\n    print('got the write lock')\n"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", other, str(path)], capture_output=True, text=True, timeout=60
+        )
+        assert done.stdout.strip() == "database is locked"
+    finally:
+        con.close()

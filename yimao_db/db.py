@@ -144,8 +144,33 @@ def check_writable(url: URL) -> None:
         raise DatabaseError(f"cannot create {path}: directory {parent} is not writable")
 
 
-def _header(path: Path) -> bytes:
+def _held_descriptor(path: Path) -> int | None:
+    """A file descriptor this process already holds on ``path`` (an open SQLite connection's),
+    found in ``/proc/self/fd``; None where there is none or no ``/proc``."""
     try:
+        wanted = path.stat()
+        names = os.listdir("/proc/self/fd")
+    except OSError:
+        return None
+    for name in names:
+        try:
+            found = os.fstat(int(name))
+        except (OSError, ValueError):
+            continue
+        if (found.st_dev, found.st_ino) == (wanted.st_dev, wanted.st_ino):
+            return int(name)
+    return None
+
+
+def _header(path: Path) -> bytes:
+    """The first 100 bytes of the file. Closing a descriptor of a file drops every POSIX lock
+    the process holds on it — an open SQLite connection's included, which would let another
+    process take the file from under it — so a descriptor the process already holds is read
+    (``pread``, which moves no file offset) instead of opening and closing a new one."""
+    try:
+        held = _held_descriptor(path)
+        if held is not None:
+            return os.pread(held, 100, 0)
         with path.open("rb") as fh:
             return fh.read(100)
     except OSError as exc:
