@@ -58,6 +58,7 @@ BODIES = (SUN, MOON)
 WIDTH = {SUN: 5, MOON: 4}  # base-36 digits per interval (at most 694 and 19 days)
 FIRST_YEAR, LAST_YEAR = lodge_table.FIRST_YEAR, lodge_table.LAST_YEAR
 DAY = 86400
+_END_OF_TIME = (date.max.toordinal() + 1) * DAY  # the first second after 9999-12-31
 _LINES = {SUN: lodge_table.SUN, MOON: lodge_table.MOON}
 
 
@@ -83,7 +84,10 @@ def utc_seconds(at: datetime) -> int:
     """An aware datetime as whole UTC clock seconds (a fraction of a second dropped)."""
     if at.tzinfo is None or at.utcoffset() is None:
         raise ValueError(f"{at.isoformat()} has no UTC offset: a lodge needs an instant")
-    utc = at.astimezone(UTC)
+    try:
+        utc = at.astimezone(UTC)
+    except OverflowError:
+        raise ValueError(f"{at.isoformat()} is outside the lodge table") from None
     return utc.toordinal() * DAY + utc.hour * 3600 + utc.minute * 60 + utc.second
 
 
@@ -145,19 +149,17 @@ def _year(body: str, year: int) -> tuple[int, tuple[int, ...]]:
     return mansions.index(line[0]), tuple(instants)
 
 
-def _table_year(body: str, seconds: int) -> int:
-    year = date.fromordinal(seconds // DAY).year
-    if not FIRST_YEAR <= year <= LAST_YEAR:
-        raise ValueError(
-            f"{format_utc(seconds)} is outside the lodge table ({FIRST_YEAR}-{LAST_YEAR}, UTC)"
-        )
-    return year
-
-
 def lodge_at_seconds(body: str, seconds: int) -> str:
-    """The lodge ``body`` (日 or 月) is in at UTC clock ``seconds``."""
+    """The lodge ``body`` (日 or 月) is in at UTC clock ``seconds``: known from the last
+    ingress before 1901 (``BEFORE``) to the first after 2100 (``AFTER``), as the rows of
+    ``lodge_ingress`` are."""
     _check_body(body)
-    year = _table_year(body, seconds)
+    before = _edge(body, lodge_table.BEFORE, "BEFORE")
+    after = _edge(body, lodge_table.AFTER, "AFTER")
+    if not before <= seconds < after:
+        shown = format_utc(seconds) if DAY <= seconds < _END_OF_TIME else f"{seconds} s"
+        raise ValueError(f"{shown} is outside the lodge table ({FIRST_YEAR}-{LAST_YEAR}, UTC)")
+    year = min(max(date.fromordinal(seconds // DAY).year, FIRST_YEAR), LAST_YEAR)
     first, instants = _year(body, year)
     mansions = facts().mansions
     return mansions[(first + bisect_right(instants, seconds)) % len(mansions)]
@@ -167,7 +169,8 @@ def lodge_at(body: str, at: datetime) -> str:
     """The lodge the sun (``body`` 日) or the moon (月) is in at the instant ``at`` (an aware
     datetime), by the shipped table: 日纏 and 月麗 of §8.12.
 
-    ValueError for another body, a naive datetime or an instant outside 1901-2100 (UTC).
+    ValueError for another body, a naive datetime or an instant outside 1901-2100 (UTC)
+    and the stays that overlap its ends.
     """
     return lodge_at_seconds(body, utc_seconds(at))
 
