@@ -330,6 +330,26 @@ def test_verify_finds_a_moved_ingress(generator: Any, table_lines: dict[str, lis
     ]
 
 
+def test_the_table_is_written_whole_or_not_at_all(
+    generator: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    target = tmp_path / "lodge_table.py"
+    target.write_text("before", encoding="utf-8")
+    monkeypatch.setattr(generator, "table_text", lambda: "after")
+    assert generator.write_table(target) == target
+    assert target.read_text(encoding="utf-8") == "after"
+
+    def fails() -> str:
+        raise generator.EphemMissing("no ephem")
+
+    monkeypatch.setattr(generator, "table_text", fails)
+    monkeypatch.setattr(generator.lodge_table, "__file__", str(target))  # never the real one
+    assert generator.main(["--write-table"]) == 1
+    assert target.read_text(encoding="utf-8") == "after"
+    assert [p.name for p in tmp_path.iterdir()] == ["lodge_table.py"]
+    assert generator.main([]) == 2
+
+
 def test_a_body_that_goes_back_stops_the_generator(
     generator: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

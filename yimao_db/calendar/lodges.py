@@ -27,6 +27,7 @@ ephem again.
 from __future__ import annotations
 
 import math
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -314,10 +315,16 @@ MOON = (
 
 
 def write_table(path: Path | None = None) -> Path:
-    """Write :func:`table_text` to ``path`` (default: the module's own file)."""
+    """Write :func:`table_text` to ``path`` (default: the module's own file), whole or not
+    at all: the text is computed first, written beside the target and renamed over it."""
     target = path or Path(lodge_table.__file__)
     text = table_text()
-    target.write_text(text, encoding="utf-8")
+    partial = target.with_name(f".{target.name}.partial")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, target)
+    finally:
+        partial.unlink(missing_ok=True)
     return target
 
 
@@ -363,7 +370,11 @@ def main(argv: list[str]) -> int:
         print("usage: python -m yimao_db.calendar.lodges --write-table", file=sys.stderr)
         return 2
     began = time.perf_counter()
-    target = write_table()
+    try:
+        target = write_table()
+    except (EphemMissing, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     print(f"wrote {target} in {time.perf_counter() - began:.0f} s")
     return 0
 
