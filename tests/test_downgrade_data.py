@@ -30,6 +30,8 @@ USER_TABLES = ("reading", "reading_line", "reading_note", "reading_outcome", "re
 JOURNAL_LOSS = "1 note, 1 outcome, 2 tags on readings (revision 0007)"
 MATTER_LOSS = "the matter (reading.matter) of 1 reading (revision 0006)"
 READINGS_LOSS = "3 readings, lines included (revision 0003)"
+# a relative downgrade to 0006 from the head, whatever its number (-3 from 0009, -4 from 0010)
+DOWN_TO_0006 = f"-{int(head_revision()) - 6}"
 
 
 @pytest.fixture
@@ -82,7 +84,7 @@ def downgrade(db: str, revision: str, *, force: bool = False) -> None:
     ("revision", "says"),
     [
         ("0006", JOURNAL_LOSS),
-        ("-3", JOURNAL_LOSS),
+        (DOWN_TO_0006, JOURNAL_LOSS),
         ("0005", f"{JOURNAL_LOSS} and {MATTER_LOSS}"),
         ("0002", f"{JOURNAL_LOSS}, {MATTER_LOSS} and {READINGS_LOSS}"),
         ("base", f"{JOURNAL_LOSS}, {MATTER_LOSS} and {READINGS_LOSS}"),

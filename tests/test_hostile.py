@@ -731,6 +731,10 @@ REVIEWED = {
     ("importing/__init__.py", "COPY {self.table}"): (
         "the importer's own table names and column lists (readings.READING_COLUMNS)"
     ),
+    ("dialect.py", "COPY {quote(table)} ("): (
+        "a seeded table's name and its rows' column names (kb/seeding.py: each looked up in"
+        " the declared table first), quoted; every value goes through COPY's own encoding"
+    ),
     ("importing/spool.py", "{NAME}"): (
         "the spool's schema name, its columns (readings.READING_COLUMNS, LINE_COLUMNS) and"
         " row counts: module constants and ints"

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -395,6 +395,21 @@ def insert_sql(conn: Connection, table: str, columns: Sequence[str], rows: int =
     mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
     row = f"({', '.join([mark] * len(columns))})"
     return f"INSERT INTO {table} ({', '.join(columns)}) VALUES {', '.join([row] * rows)}"
+
+
+def pg_copy(
+    conn: Connection, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]
+) -> None:
+    """``COPY table (columns) FROM STDIN`` with ``rows`` (PostgreSQL, psycopg 3), in the
+    connection's transaction: several times faster than INSERT for many rows (table and
+    column names are the program's own, never user text)."""
+    quote = conn.dialect.identifier_preparer.quote
+    sql = f"COPY {quote(table)} ({', '.join(quote(c) for c in columns)}) FROM STDIN"
+    driver = conn.connection.driver_connection
+    assert driver is not None  # an open connection
+    with driver.cursor() as cursor, cursor.copy(sql) as copy:
+        for row in rows:
+            copy.write_row(row)
 
 
 MAX_ID = 2**63 - 1  # the largest reading id SQLite and PostgreSQL can hold (a 64-bit integer)

@@ -24,7 +24,12 @@ It checks, in order:
 5. every SQL invariant of :mod:`yimao_db.kb.invariants` returns no rows;
 6. the solar term instants shipped with the package (:mod:`yimao_db.calendar.term_table`)
    equal those the installed tyme4py computes, every one of them
-   (:func:`yimao_db.calendar.solarterms.verify_table`, about half a second);
+   (:func:`yimao_db.calendar.solarterms.verify_table`, about half a second); the lodge
+   table shipped with it (:mod:`yimao_db.kb.rules.lodge_table`) reads whole, its years
+   following one another (:func:`yimao_db.kb.rules.lodges.table_problems`), and, when the
+   astronomy library ephem is installed, every 97th ingress of the sun and of the moon is
+   found again at its instant, to the second (:func:`yimao_db.calendar.lodges.verify_table`,
+   about half a second); ``lodge_ingress`` equals the table like every seeded table (4.);
 7. every reading against its own inputs (:mod:`yimao_db.check.readings`): six lines, the
    cast input read again, the moment recomputed by the calendar column by column (or, for
    pillars, the pillars fitting each other), and its chart;
@@ -441,6 +446,25 @@ def check_terms(report: CheckReport) -> None:
     report.checked.append(f"term table {years[0]}-{years[-1]} equals tyme4py")
 
 
+def check_lodges(report: CheckReport) -> None:
+    """The lodge table shipped with the package reads whole and, with ephem installed, a
+    sample of its ingresses equals ephem's."""
+    from yimao_db.calendar import lodges  # ephem only inside verify_table
+    from yimao_db.kb.rules.lodges import FIRST_YEAR, LAST_YEAR, table_problems
+
+    span = f"lodge table {FIRST_YEAR}-{LAST_YEAR}"
+    problems = table_problems()
+    for problem in problems:
+        report.problems.append(Problem("calendar", None, None, problem))
+    if not lodges.available():
+        report.checked.append(f"{span} reads whole (ephem not installed: nothing recomputed)")
+        return
+    if not problems:
+        for difference in lodges.verify_table():
+            report.problems.append(Problem("calendar", None, None, difference))
+    report.checked.append(f"{span}: a sample of ingresses equals ephem")
+
+
 def _reason(exc: DBAPIError) -> str:
     return " ".join(str(exc.orig if exc.orig is not None else exc).split())
 
@@ -513,6 +537,8 @@ def inspect_connection(
                 check_invariants(conn, report)
             with stage("solar terms"):
                 check_terms(report)
+            with stage("lodges"):
+                check_lodges(report)
             charts: list[int] = []
             with stage("readings"):
                 charts = check_readings(conn, report, progress)

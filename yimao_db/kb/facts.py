@@ -102,3 +102,36 @@ def facts() -> Facts:
         relatives={r["name"]: r["relation"] for r in read_tsv("relatives")},
         generations=_column("generations"),
     )
+
+
+@dataclass(frozen=True)
+class LodgeStar:
+    """The determinative star 距星 of a lodge (``seed/data/lodge_stars.tsv``): its position
+    at J2000.0 (ICRS, degrees) and proper motion (mas a year, ``pm_ra`` = dα/dt · cos δ)."""
+
+    mansion: str
+    star: str  # Bayer or Flamsteed designation, e.g. α Vir
+    hip: int  # Hipparcos number
+    ra_j2000: float
+    dec_j2000: float
+    pm_ra: float
+    pm_dec: float
+    variant: str | None  # the other star some lists take, e.g. η And (HIP 4463)
+
+
+@cache
+def lodge_stars() -> tuple[LodgeStar, ...]:
+    """The 28 determinative stars, in the order of the mansions from 角."""
+    return tuple(
+        LodgeStar(
+            mansion=r["mansion"],
+            star=r["star"],
+            hip=int(r["hip"]),
+            ra_j2000=float(r["ra_j2000"]),
+            dec_j2000=float(r["dec_j2000"]),
+            pm_ra=float(r["pm_ra"]),
+            pm_dec=float(r["pm_dec"]),
+            variant=r["variant"] or None,
+        )
+        for r in read_tsv("lodge_stars")
+    )

@@ -128,6 +128,26 @@ SIGN_INVARIANTS: tuple[Invariant, ...] = (
 )
 
 
+# lodge_ingress (revision 0010): the stays of a body, in time order, follow one another
+# without a gap or an overlap, each in the lodge after the one before (mansion.ordinal)
+LODGE_INVARIANTS: tuple[Invariant, ...] = (
+    Invariant(
+        "each stay of the sun or the moon in a lodge ends where the next begins, in the next lodge",
+        "consistency: the stays are a table of intervals; a gap, an overlap or a skipped lodge"
+        " would leave a moment with no lodge or two",
+        """SELECT x.body, x.starts_at FROM (
+             SELECT body, starts_at, ends_at, mansion,
+                    LEAD(starts_at) OVER (PARTITION BY body ORDER BY starts_at) AS next_start,
+                    LEAD(mansion) OVER (PARTITION BY body ORDER BY starts_at) AS next_mansion
+             FROM lodge_ingress) x
+           JOIN mansion a ON a.name = x.mansion
+           LEFT JOIN mansion b ON b.name = x.next_mansion
+           WHERE x.next_start IS NOT NULL
+             AND (x.ends_at <> x.next_start OR b.ordinal <> a.ordinal % 28 + 1)""",
+        ("lodge_ingress",),
+    ),
+)
+
 INVARIANTS: tuple[Invariant, ...] = (
     Invariant(
         "sixty ganzhi, 30 nayin, 64 hexagrams, 384 lines",
@@ -188,6 +208,7 @@ INVARIANTS: tuple[Invariant, ...] = (
                AND a.canonical = CAST(h.king_wen AS VARCHAR(2)))""",
     ),
     *SIGN_INVARIANTS,
+    *LODGE_INVARIANTS,
 )
 
 

@@ -145,20 +145,26 @@ def _rows(conn: Connection, table: Table, names: list[str]) -> Any:
     return conn.exec_driver_sql(f"SELECT {columns} FROM {quote(table.name)}")
 
 
+COPY_ROWS = 1000  # PostgreSQL: a table of at least this many new rows is COPYed
+
+
 def _insert(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
-    """INSERT ``rows`` (dicts with the same keys). On SQLite, when no column's type
-    converts its values, the driver's ``executemany`` takes plain tuples (SQLAlchemy's
-    per-row parameter processing was a third of a build)."""
+    """INSERT ``rows`` (dicts with the same keys). When no column's type converts its
+    values, the driver takes plain tuples: on SQLite its ``executemany`` (SQLAlchemy's
+    per-row parameter processing was a third of a build), on PostgreSQL ``COPY`` for a
+    thousand rows or more (``lodge_ingress``'s eighty thousand took seconds as INSERTs)."""
     names = list(rows[0])
-    plain = conn.dialect.name == "sqlite" and not any(
-        table.c[n].type.bind_processor(conn.dialect) for n in names
-    )
-    if not plain:
+    plain = not any(table.c[n].type.bind_processor(conn.dialect) for n in names)
+    backend = conn.dialect.name
+    if not plain or (backend != "sqlite" and (backend != "postgresql" or len(rows) < COPY_ROWS)):
         conn.execute(table.insert(), rows)
         return
     pick = itemgetter(*names)
     values = [pick(r) for r in rows] if len(names) > 1 else [(r[names[0]],) for r in rows]
-    conn.exec_driver_sql(dialect.insert_sql(conn, table.name, names), values)
+    if backend == "postgresql":
+        dialect.pg_copy(conn, table.name, names, values)
+    else:
+        conn.exec_driver_sql(dialect.insert_sql(conn, table.name, names), values)
 
 
 def _delete(conn: Connection, table: Table, keys: list[tuple[Any, ...]]) -> None:

@@ -442,3 +442,58 @@ month_mansion = table(
     sqlite_with_rowid=False,
     cited=True,
 )
+
+
+# --- the lodges of the sun and the moon (§8.12) ------------------------------------------
+
+LODGE_BODIES = ("日", "月")
+UTC_INSTANT = "____-__-__T__:__:__Z"  # LIKE pattern of YYYY-MM-DDTHH:MM:SSZ
+
+
+lodge_star = table(
+    "lodge_star",
+    "The determinative star 距星 of each lodge: a lodge begins where the star's hour circle "
+    "crosses the equator of date (赤道宿度, §8.12; the standard modern identification, with "
+    "the star some lists take instead). Positions and proper motions: "
+    "seed/data/lodge_stars.tsv.",
+    key("mansion", "mansion.name", "The lodge"),
+    col("star", String(8), comment="Its determinative star (Bayer or Flamsteed), e.g. α Vir"),
+    col("hip", Integer, unique=True, comment="The star's number in the Hipparcos catalogue"),
+    col(
+        "variant",
+        String(24),
+        nullable=True,
+        comment="The star some lists take instead, e.g. η And (HIP 4463); NULL if none",
+    ),
+    section=SECTION,
+    cited=True,
+)
+
+
+lodge_ingress = table(
+    "lodge_ingress",
+    "Every stay of the sun 日 and the moon 月 in a lodge that overlaps 1901-2100 (UTC), for "
+    "日纏 and 月麗 (§8.12): from the instant the body's apparent geocentric right ascension "
+    "of date reaches that of the lodge's determinative star (lodge_star) to the instant it "
+    "reaches the next lodge's, computed with ephem (docs/rules.md). A UTC instant t falls "
+    "in the row with starts_at <= t < ends_at; the rows of a body follow one another.",
+    col("body", String(1), primary_key=True, comment="日 (the sun) or 月 (the moon)"),
+    col(
+        "starts_at",
+        String(20),
+        primary_key=True,
+        comment="The instant the body enters the lodge, UTC, YYYY-MM-DDTHH:MM:SSZ",
+    ),
+    col(
+        "ends_at",
+        String(20),
+        comment="The instant it enters the next lodge (the end of the stay, excluded), UTC",
+    ),
+    ref("mansion", "lodge_star.mansion", "The lodge the body is in"),
+    one_of("body", LODGE_BODIES),
+    CheckConstraint(f"starts_at LIKE '{UTC_INSTANT}'", name="starts_at_utc"),
+    CheckConstraint(f"ends_at LIKE '{UTC_INSTANT}'", name="ends_at_utc"),
+    CheckConstraint("starts_at < ends_at", name="starts_before_ends"),
+    section=SECTION,
+    sqlite_with_rowid=False,  # keyed by (body, starts_at): looked up by the key
+)
