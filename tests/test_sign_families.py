@@ -1,7 +1,8 @@
 """The registry of sign families (``FAMILIES`` in yimao_db/kb/rules/signs.py) and what is
 made from it: each family table's columns, keys, foreign keys and CHECKs from its key's
 columns and their domains; one arm of v_reading_sign per family; the invariants' list of
-family tables; and the families table of docs/signs.md."""
+family tables; the families table of docs/signs.md; and the 三合/三刑 arm, whose condition is
+written once for both partners."""
 
 from __future__ import annotations
 
@@ -113,6 +114,14 @@ def test_docs_signs_md_lists_every_family() -> None:
     assert [m for m in re.findall(r"^\| `(\w+)` \|", block, re.M)] == TABLES
     for s in signs.SIGNS:
         assert re.search(rf"^\| `{s.table}` \|.* {s.name}( |$)", block, re.M), s.name
+
+
+def test_the_group_arm_writes_the_partners_condition_once() -> None:
+    """三合 and 三刑: the condition a partner must meet is written once, for the branch rows
+    partner_a and partner_b name (it was written twice, once per partner)."""
+    arm = re.sub(r"--[^\n]*", "", signs.families()["world_group_sign"].arm)
+    assert arm.count("partner_a") == arm.count("partner_b") == 1
+    assert arm.count("by_day") == arm.count("by_moving") == arm.count("by_changed") == 1
 
 
 # --- the declarations refuse what cannot be made -------------------------------------------------

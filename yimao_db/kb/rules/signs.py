@@ -1161,32 +1161,24 @@ FAMILIES: tuple[Family, ...] = (
         JOIN branch_on_day wd ON wd.day_gz = r.day_gz AND wd.branch = w.branch
         JOIN world_group_sign g
           ON g.branch = w.branch AND g.is_void = wd.is_void AND g.is_moving = wv.is_moving
-        WHERE (
-          g.by_day = 1 AND d.branch = g.partner_a
-          OR g.by_month = 1 AND r.month_branch = g.partner_a
-          OR g.by_moving = 1 AND EXISTS (
-            SELECT 1 FROM reading_line x
-            JOIN line_value xv ON xv.value = x.value
-            JOIN hexagram_line xl ON xl.king_wen = r.primary_kw AND xl.position = x.position
-            WHERE x.reading_id = r.id AND xv.is_moving = 1 AND xl.branch = g.partner_a)
-          OR g.by_changed = 1 AND EXISTS (
-            SELECT 1 FROM reading_line x
-            JOIN line_value xv ON xv.value = x.value
-            JOIN hexagram_line xc ON xc.king_wen = r.changed_kw AND xc.position = x.position
-            WHERE x.reading_id = r.id AND xv.is_moving = 1 AND xc.branch = g.partner_a))
-          AND (
-          g.by_day = 1 AND d.branch = g.partner_b
-          OR g.by_month = 1 AND r.month_branch = g.partner_b
-          OR g.by_moving = 1 AND EXISTS (
-            SELECT 1 FROM reading_line x
-            JOIN line_value xv ON xv.value = x.value
-            JOIN hexagram_line xl ON xl.king_wen = r.primary_kw AND xl.position = x.position
-            WHERE x.reading_id = r.id AND xv.is_moving = 1 AND xl.branch = g.partner_b)
-          OR g.by_changed = 1 AND EXISTS (
-            SELECT 1 FROM reading_line x
-            JOIN line_value xv ON xv.value = x.value
-            JOIN hexagram_line xc ON xc.king_wen = r.changed_kw AND xc.position = x.position
-            WHERE x.reading_id = r.id AND xv.is_moving = 1 AND xc.branch = g.partner_b))
+        -- no partner is missing: each of the two (the branch rows partner_a and partner_b
+        -- name, one row when they are the same) is the day's branch, the month's, a moving
+        -- line's or a changed line's, as the row's by_* flags allow
+        WHERE NOT EXISTS (
+          SELECT 1 FROM branch p
+          WHERE p.name IN (g.partner_a, g.partner_b) AND NOT (
+            g.by_day = 1 AND d.branch = p.name
+            OR g.by_month = 1 AND r.month_branch = p.name
+            OR g.by_moving = 1 AND EXISTS (
+              SELECT 1 FROM reading_line x
+              JOIN line_value xv ON xv.value = x.value
+              JOIN hexagram_line xl ON xl.king_wen = r.primary_kw AND xl.position = x.position
+              WHERE x.reading_id = r.id AND xv.is_moving = 1 AND xl.branch = p.name)
+            OR g.by_changed = 1 AND EXISTS (
+              SELECT 1 FROM reading_line x
+              JOIN line_value xv ON xv.value = x.value
+              JOIN hexagram_line xc ON xc.king_wen = r.changed_kw AND xc.position = x.position
+              WHERE x.reading_id = r.id AND xv.is_moving = 1 AND xc.branch = p.name)))
         """,
         fires=_group_fires,
         rows=_group_rows,
