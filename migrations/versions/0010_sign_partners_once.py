@@ -165,7 +165,7 @@ FROM (
   -- line's or a changed line's, as the row's by_* flags allow
   WHERE NOT EXISTS (
     SELECT 1 FROM branch p
-    WHERE p.name IN (g.partner_a, g.partner_b) AND NOT (
+    WHERE (p.name = g.partner_a OR p.name = g.partner_b) AND NOT (
       g.by_day = 1 AND d.branch = p.name
       OR g.by_month = 1 AND r.month_branch = p.name
       OR g.by_moving = 1 AND EXISTS (

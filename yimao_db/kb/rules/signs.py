@@ -1,4 +1,5 @@
-"""The judgments 卷一 makes about a reading, as signs: each one's condition, in one place.
+"""The judgments 卷一 makes about a reading, as signs, and their families: each sign's
+condition and each family's declaration, in one place.
 
 A sign is a judgment that fires for a reading — on one of its lines (``position``) or on the
 whole reading. Each belongs to a *family*: the rule table its condition is stored in, keyed
@@ -8,7 +9,13 @@ the sign fires; the view ``v_reading_sign`` builds the same keys for a reading b
 looks them up. :mod:`yimao_db.kb.expected.signs` builds the keys from the rules instead:
 the oracle the tests and ``yimao check`` compare the view with.
 
-Two families hold requirements instead of enumerated keys, because their conditions look
+``SIGNS`` is the catalogue; ``FAMILIES``, at the end, the registry: one declaration per
+family (:class:`~yimao_db.kb.rules.sign_family.Family`) of its key's columns and their
+domains, its arm of the view and the oracle's key builder. The tables, the view, the rows,
+the oracle's loop, the invariants' list of family tables and the families table of
+docs/signs.md are made from it.
+
+Three families hold requirements instead of enumerated keys, because their conditions look
 at sets of branches (三合 and 三刑 around the world, §8.14) or at the matter asked about
 (§9.5): :func:`group_rules`, :func:`matter_rules`, :func:`relief_rules`.
 
@@ -1166,7 +1173,7 @@ FAMILIES: tuple[Family, ...] = (
         -- line's or a changed line's, as the row's by_* flags allow
         WHERE NOT EXISTS (
           SELECT 1 FROM branch p
-          WHERE p.name IN (g.partner_a, g.partner_b) AND NOT (
+          WHERE (p.name = g.partner_a OR p.name = g.partner_b) AND NOT (
             g.by_day = 1 AND d.branch = p.name
             OR g.by_month = 1 AND r.month_branch = p.name
             OR g.by_moving = 1 AND EXISTS (
