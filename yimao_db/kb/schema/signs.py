@@ -234,4 +234,3 @@ def _family_table(f: Family) -> Table:
 
 
 FAMILY_TABLES: dict[str, Table] = {f.table: _family_table(f) for f in FAMILIES}
-FAMILY_NAMES = tuple(FAMILY_TABLES)
