@@ -1,7 +1,8 @@
 """Seed: the signs (the judgments of 卷一 applied to a reading) and the rule tables they read.
 
-Every family table is the enumeration of its keys against the signs' conditions
-(:func:`yimao_db.kb.rules.signs.family_rows`); the rule tables the view joins to build the keys
+Every family table's rows come from its declaration in ``FAMILIES``
+(:func:`yimao_db.kb.rules.signs.family_rows`: the enumeration of its keys against the signs'
+conditions, or its requirements); the rule tables the view joins to build the keys
 (``line_place``, ``mask_line``, ``branch_bearing``, ``shensha_on``) come from the same rules.
 The self-checks hold the signs to the book's own tables: 重 and 交 as ``line_aspect`` keys
 them, the moving relatives as ``moving_relative``, the affinities as ``spirit_affinity``;
@@ -11,7 +12,6 @@ every sign can fire; the najia rules rebuild the najia table.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict
 from itertools import product
 from typing import Any
 
@@ -76,39 +76,11 @@ def sign_rows() -> Rows:
             for i, s in enumerate(signs.SIGNS, 1)
         ],
     }
-    for table in signs.KEYS:
-        rows[table] = [{**r, **attributes(r["sign"])} for r in signs.family_rows(table)]
-    rows["hexagram_sign"] = [
-        {"king_wen": h.king_wen, "sign": name, **attributes(name)}
-        for h in sorted(hexagrams().values(), key=lambda h: h.king_wen)
-        for name in signs.firing("hexagram_sign", _hexagram_key(h))
-    ]
-    rows["world_group_sign"] = [
-        {
-            "branch": g.branch,
-            "is_void": g.is_void,
-            "is_moving": g.is_moving,
-            "sign": g.sign,
-            "partner_a": g.partner_a,
-            "partner_b": g.partner_b,
-            **{f"by_{source}": int(source in g.sources) for source in signs.SOURCES},
-            **attributes(g.sign),
-        }
-        for g in signs.group_rules()
-    ]
-    rows["matter_sign"] = [{**asdict(m), **attributes(m.sign)} for m in signs.matter_rules()]
-    rows["matter_relief_sign"] = [{**asdict(m), **attributes(m.sign)} for m in signs.relief_rules()]
+    for family in signs.FAMILIES:
+        rows[family.table] = [
+            {**r, **attributes(r["sign"])} for r in signs.family_rows(family.table)
+        ]
     return rows
-
-
-def _hexagram_key(h: Any) -> signs.HexagramKey:
-    branches = [line.branch for line in h.lines]
-    return signs.hexagram_key(
-        h.lines[h.world - 1].element,
-        h.lines[h.response - 1].element,
-        len(gua_shen_positions(branches, h.gua_shen)),
-        h.generation,
-    )
 
 
 def place_rows() -> Rows:
@@ -243,9 +215,7 @@ MOVING_TARGETS = {**MOVING_NAMES, "官鬼": "鬼"}
 
 def _sign_checks(tables: Mapping[str, list[dict[str, Any]]]) -> list[str]:
     failed = []
-    fired = {r["sign"] for name in signs.KEYS for r in tables.get(name, [])}
-    fired |= {r["sign"] for name in ("hexagram_sign", "world_group_sign") for r in tables[name]}
-    fired |= {r["sign"] for r in tables["matter_sign"] + tables["matter_relief_sign"]}
+    fired = {r["sign"] for f in signs.FAMILIES for r in tables[f.table]}
     never = [s.name for s in signs.SIGNS if s.name not in fired]
     if never:
         failed.append(f"signs that can never fire: {never}")

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from alembic import command
+from alembic.script import ScriptDirectory
 from alembic.util import CommandError
 from sqlalchemy import inspect, text
 
@@ -31,7 +32,15 @@ JOURNAL_LOSS = "1 note, 1 outcome, 2 tags on readings (revision 0007)"
 MATTER_LOSS = "the matter (reading.matter) of 1 reading (revision 0006)"
 READINGS_LOSS = "3 readings, lines included (revision 0003)"
 # a relative downgrade to 0006 from the head, whatever its number (-3 from 0009, -4 from 0010)
-DOWN_TO_0006 = f"-{int(head_revision()) - 6}"
+
+
+def steps_down_to(revision: str) -> str:
+    """The relative target (``-N``, as people type it) that goes from head down to
+    ``revision``: it stays right when revisions are added above."""
+    head_first = [
+        r.revision for r in ScriptDirectory.from_config(alembic_config()).walk_revisions()
+    ]
+    return f"-{head_first.index(revision)}"
 
 
 @pytest.fixture
@@ -84,7 +93,7 @@ def downgrade(db: str, revision: str, *, force: bool = False) -> None:
     ("revision", "says"),
     [
         ("0006", JOURNAL_LOSS),
-        (DOWN_TO_0006, JOURNAL_LOSS),
+        (steps_down_to("0006"), JOURNAL_LOSS),
         ("0005", f"{JOURNAL_LOSS} and {MATTER_LOSS}"),
         ("0002", f"{JOURNAL_LOSS}, {MATTER_LOSS} and {READINGS_LOSS}"),
         ("base", f"{JOURNAL_LOSS}, {MATTER_LOSS} and {READINGS_LOSS}"),

@@ -711,6 +711,20 @@ REVIEWED = {
         "the name of a built-in from the module's own list (COSTLY, printf, format) and one ?"
         " per argument; every value is bound"
     ),
+    ("kb/invariants.py", "SELECT '{f.table}' AS t, sign, passage, basis FROM {f.table}"): (
+        "the names of the family tables, from the registry of sign families (FAMILIES)"
+    ),
+    ("kb/rules/sign_family.py", "SELECT r.id AS reading_id, {self.alias}.sign, {position}"): (
+        "a family's arm of v_reading_sign as the registry declares it (its alias, the SQL of"
+        " its position)"
+    ),
+    ("kb/rules/sign_family.py", "SELECT r.id, {self.alias}.sign, {position}"): (
+        "a family's arm of v_reading_sign as the registry declares it"
+    ),
+    ("kb/rules/sign_family.py", "-- {self.reads}"): (
+        "a family's arm of v_reading_sign as the registry declares it (its words and SQL)"
+    ),
+    ("kb/views/signs.py", "{UNION}"): "the families' arms, as the registry declares them",
     ("kb/migrating.py", "CREATE VIEW {view.name} AS {view.sql}"): "a view frozen in a revision",
     ("kb/migrating.py", "DROP VIEW {view.name}"): "a view name frozen in a revision",
     ("readings.py", "FROM {view} WHERE reading_id = :id{order}"): (

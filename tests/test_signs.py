@@ -105,6 +105,18 @@ EXAMPLES: list[tuple[str, str, dict[str, str], list[int | None]]] = [
     ("獨發", "777779", {"day": "甲子", "month": "寅"}, [6]),
     ("獨發", "777799", {"day": "甲子", "month": "寅"}, []),  # line 5 moves too
     ("獨發", "977777", {"day": "甲子", "month": "寅"}, []),  # the world is still
+    # 三合 around a void world (§8.14): 乾's world 戌 (void on a 丙寅 day) needs 寅 and 午
+    # from the day, the month or the moving lines
+    ("三合生有", "777777", {"day": "丙寅", "month": "午"}, [6]),  # the day and the month
+    ("三合生有", "777977", {"day": "丙寅", "month": "子"}, [6]),  # the day and line 4's 午
+    ("三合生有", "777777", {"day": "丙寅", "month": "子"}, []),  # 午 missing
+    # 咸's world 申 (void on a 甲戌 day) needs 子 and 辰: 辰 the month, 子 only a changed line's
+    ("三合生有", "667778", {"day": "甲戌", "month": "辰"}, []),
+    # 三刑 around a moving world (§8.14): 乾's world 戌 changes into 未, the month gives 丑
+    ("三刑自敝", "777779", {"day": "甲子", "month": "丑"}, [6]),
+    ("三刑自敝", "777779", {"day": "甲子", "month": "寅"}, []),  # 丑 missing
+    # 遯's world 午 moves: its 自刑 needs 午 again, here only a moving line's, not a changed one's
+    ("三刑自敝", "667777", {"day": "甲子", "month": "子"}, []),
     # 重 and 交 (§10.5 with §2.3): the moving values, not every yang or yin line
     ("重現", "797979", {"day": "甲子", "month": "寅"}, [2, 4, 6]),
     ("重現", "777777", {"day": "甲子", "month": "寅"}, []),

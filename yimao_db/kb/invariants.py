@@ -19,6 +19,8 @@ from typing import NamedTuple
 
 from sqlalchemy import Connection, inspect, text
 
+from yimao_db.kb.rules.signs import FAMILIES
+
 
 class Invariant(NamedTuple):
     name: str
@@ -33,24 +35,10 @@ KINDS = ("count", "totality", "consistency")
 SIGN_TABLES = ("sign",)  # revision 0006 made the sign tables and source_passage.coverage
 
 
-# the sign tables (yimao_db.kb.rules.signs): every row of every rule table of the signs, with
-# the name of its table (a literal: no value reaches this text)
-SIGN_ROWS = (
-    "SELECT 'hexagram_sign' AS t, sign, passage, basis FROM hexagram_sign "
-    "UNION ALL SELECT 'line_sign', sign, passage, basis FROM line_sign "
-    "UNION ALL SELECT 'line_state_sign', sign, passage, basis FROM line_state_sign "
-    "UNION ALL SELECT 'bearing_sign', sign, passage, basis FROM bearing_sign "
-    "UNION ALL SELECT 'spirit_line_sign', sign, passage, basis FROM spirit_line_sign "
-    "UNION ALL SELECT 'relative_sign', sign, passage, basis FROM relative_sign "
-    "UNION ALL SELECT 'moving_relative_sign', sign, passage, basis FROM moving_relative_sign "
-    "UNION ALL SELECT 'change_sign', sign, passage, basis FROM change_sign "
-    "UNION ALL SELECT 'sole_sign', sign, passage, basis FROM sole_sign "
-    "UNION ALL SELECT 'star_sign', sign, passage, basis FROM star_sign "
-    "UNION ALL SELECT 'star_shensha_sign', sign, passage, basis FROM star_shensha_sign "
-    "UNION ALL SELECT 'mansion_sign', sign, passage, basis FROM mansion_sign "
-    "UNION ALL SELECT 'world_group_sign', sign, passage, basis FROM world_group_sign "
-    "UNION ALL SELECT 'matter_sign', sign, passage, basis FROM matter_sign "
-    "UNION ALL SELECT 'matter_relief_sign', sign, passage, basis FROM matter_relief_sign"
+# the sign tables (the families of yimao_db.kb.rules.signs): every row of every rule table of
+# the signs, with the name of its table (a literal: no value reaches this text)
+SIGN_ROWS = " UNION ALL ".join(
+    f"SELECT '{f.table}' AS t, sign, passage, basis FROM {f.table}" for f in FAMILIES
 )
 
 SIGN_INVARIANTS: tuple[Invariant, ...] = (

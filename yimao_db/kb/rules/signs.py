@@ -1,4 +1,5 @@
-"""The judgments 卷一 makes about a reading, as signs: each one's condition, in one place.
+"""The judgments 卷一 makes about a reading, as signs, and their families: each sign's
+condition and each family's declaration, in one place.
 
 A sign is a judgment that fires for a reading — on one of its lines (``position``) or on the
 whole reading. Each belongs to a *family*: the rule table its condition is stored in, keyed
@@ -8,7 +9,13 @@ the sign fires; the view ``v_reading_sign`` builds the same keys for a reading b
 looks them up. :mod:`yimao_db.kb.expected.signs` builds the keys from the rules instead:
 the oracle the tests and ``yimao check`` compare the view with.
 
-Two families hold requirements instead of enumerated keys, because their conditions look
+``SIGNS`` is the catalogue; ``FAMILIES``, at the end, the registry: one declaration per
+family (:class:`~yimao_db.kb.rules.sign_family.Family`) of its key's columns and their
+domains, its arm of the view and the oracle's key builder. The tables, the view, the rows,
+the oracle's loop, the invariants' list of family tables and the families table of
+docs/signs.md are made from it.
+
+Three families hold requirements instead of enumerated keys, because their conditions look
 at sets of branches (三合 and 三刑 around the world, §8.14) or at the matter asked about
 (§9.5): :func:`group_rules`, :func:`matter_rules`, :func:`relief_rules`.
 
@@ -20,9 +27,8 @@ subject weighs; higher weighs more.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, fields
+from dataclasses import asdict, astuple, dataclass
 from functools import cache
 from typing import Any
 
@@ -31,8 +37,27 @@ from yimao_db.kb.rules import bodies, dusk, lines, matters, shensha, spirits, st
 from yimao_db.kb.rules.day_month import CONTROLS_ME, GENERATES_ME, SAME
 from yimao_db.kb.rules.elements import relation
 from yimao_db.kb.rules.relations import clash, harmony, punishments, triads
+from yimao_db.kb.rules.sign_family import (
+    FLAG,
+    FLAG_VALUES,
+    INT,
+    TEXT,
+    Column,
+    Domain,
+    Family,
+    Key,
+    LineFacts,
+    Place,
+    ReadingFacts,
+    flag,
+    on_world,
+    per_line,
+    per_place,
+    whole,
+)
 from yimao_db.kb.vocab import (
     AUSPICIOUS,
+    ELEMENT_RELATIONS,
     INAUSPICIOUS,
     LINE_PLACES,
     NEUTRAL,
@@ -121,7 +146,7 @@ SUBJECT_WEIGHT = {
 }
 
 
-# --- the keys of the families -------------------------------------------------------------
+# --- the key the conditions of hexagram_sign read -------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -131,117 +156,6 @@ class HexagramKey:
     world_response: str  # how the response's element stands to the world's (elements.relation)
     gua_shen_lines: int  # how many lines hold the 卦身
     generation: int  # 0 本宮 .. 7 歸魂
-
-
-@dataclass(frozen=True)
-class BodyKey:
-    """line_sign: a line in one of its places, with its value and what the day and month do."""
-
-    place: str
-    value: int
-    is_void: int
-    is_month_break: int
-    is_day_clash: int
-
-
-@dataclass(frozen=True)
-class LineKey:
-    """line_state_sign: any line, with its day spirit's nature and the day's and month's bearing."""
-
-    nature: str  # 吉 or 凶: the nature of the line's day spirit
-    value: int
-    is_void: int
-    is_day_clash: int
-    day_relation: str  # how the day branch's element stands to the line's (elements.relation)
-    strength: str  # 旺相休囚死 in the month: the month's bearing on the line
-
-
-@dataclass(frozen=True)
-class BearingKey:
-    """bearing_sign: a line in one of its places, with the day's and month's bearing."""
-
-    place: str
-    is_void: int
-    is_month_break: int
-    is_day_clash: int
-    day_relation: str
-    strength: str
-    day_combines: int
-    month_combines: int
-
-
-@dataclass(frozen=True)
-class SpiritKey:
-    """spirit_line_sign: a line's day spirit and the line's element."""
-
-    spirit: str
-    element: str
-    is_world: int
-
-
-@dataclass(frozen=True)
-class RelativeKey:
-    """relative_sign: a line's relative, with its value and its stage at the day."""
-
-    is_world: int
-    is_between: int
-    relative: str
-    value: int
-    stage: str
-
-
-@dataclass(frozen=True)
-class MovingRelativeKey:
-    """moving_relative_sign: a line's relative and value."""
-
-    relative: str
-    value: int
-
-
-@dataclass(frozen=True)
-class ChangeKey:
-    """change_sign: a moving line's branch and the branch it changes into."""
-
-    is_world: int
-    relative: str
-    branch: str
-    changed_branch: str
-
-
-@dataclass(frozen=True)
-class SoleKey:
-    """sole_sign: whether the world line is the only moving line, and the hexagram's star."""
-
-    is_sole: int
-    star: str
-
-
-@dataclass(frozen=True)
-class StarKey:
-    """star_sign: the star of a world line moving alone, and what stands with it."""
-
-    is_sole: int
-    star: str
-    relative: str  # the world line's relative
-    spirit: str  # the world line's day spirit
-    day_relation: str  # how the day branch's element stands to the star's element
-
-
-@dataclass(frozen=True)
-class StarShenshaKey:
-    """star_shensha_sign: the star of a world line moving alone and a 神煞 on that line."""
-
-    is_sole: int
-    star: str
-    shensha: str
-
-
-@dataclass(frozen=True)
-class MansionKey:
-    """mansion_sign: a line's mansion in the month."""
-
-    month_branch: str
-    mansion: str
 
 
 # --- the signs ----------------------------------------------------------------------------
@@ -643,53 +557,6 @@ def by_name() -> dict[str, Sign]:
     return {s.name: s for s in SIGNS}
 
 
-# --- the families: key domains and rows -----------------------------------------------------
-
-KEYS: dict[str, type] = {
-    "line_sign": BodyKey,
-    "line_state_sign": LineKey,
-    "bearing_sign": BearingKey,
-    "spirit_line_sign": SpiritKey,
-    "relative_sign": RelativeKey,
-    "moving_relative_sign": MovingRelativeKey,
-    "change_sign": ChangeKey,
-    "sole_sign": SoleKey,
-    "star_sign": StarKey,
-    "star_shensha_sign": StarShenshaKey,
-    "mansion_sign": MansionKey,
-}
-FLAG = (0, 1)
-
-
-def _relations() -> tuple[str, ...]:
-    return tuple(facts().relatives.values())
-
-
-def domains(table: str) -> Iterator[Any]:
-    """Every key of a family's table, in a stable order."""
-    f = facts()
-    rel, strengths = _relations(), stages.strength_names()
-    names = spirits.spirit_names()
-    relatives, branches = tuple(f.relatives), f.branches
-    natures = (AUSPICIOUS, INAUSPICIOUS)
-    product: dict[str, tuple[tuple[Any, ...], ...]] = {
-        "line_sign": (PLACES, lines.VALUES, FLAG, FLAG, FLAG),
-        "line_state_sign": (natures, lines.VALUES, FLAG, FLAG, rel, strengths),
-        "bearing_sign": (PLACES, FLAG, FLAG, FLAG, rel, strengths, FLAG, FLAG),
-        "spirit_line_sign": (names, f.elements, FLAG),
-        "relative_sign": (FLAG, FLAG, relatives, lines.VALUES, stages.stage_names()),
-        "moving_relative_sign": (relatives, lines.VALUES),
-        "change_sign": (FLAG, relatives, branches, branches),
-        "sole_sign": (FLAG, tuple(f.stars)),
-        "star_sign": (FLAG, tuple(f.stars), relatives, names, rel),
-        "star_shensha_sign": (FLAG, tuple(f.stars), shensha.SHENSHA),
-        "mansion_sign": (branches, f.mansions),
-    }
-    key = KEYS[table]
-    for values in itertools.product(*product[table]):
-        yield key(*values)
-
-
 @cache
 def _of_table() -> dict[str, tuple[Sign, ...]]:
     tables: dict[str, list[Sign]] = {}
@@ -704,16 +571,6 @@ def firing(table: str, key: Any) -> list[str]:
     return [s.name for s in _of_table().get(table, ()) if s.when is not None and s.when(key)]
 
 
-def family_rows(table: str) -> list[dict[str, Any]]:
-    """The rows of a family's table: every key with every sign that fires for it."""
-    columns = [f.name for f in fields(KEYS[table])]
-    return [
-        {**{c: getattr(key, c) for c in columns}, "sign": name}
-        for key in domains(table)
-        for name in firing(table, key)
-    ]
-
-
 def hexagram_key(
     world_element: str, response_element: str, gua_shen_lines: int, generation: int
 ) -> HexagramKey:
@@ -722,14 +579,6 @@ def hexagram_key(
 
 
 # --- places of the lines ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Place:
-    position: int
-    place: str
-    passage: str
-    basis: str
 
 
 def line_places(
@@ -796,11 +645,11 @@ def group_rules() -> tuple[GroupRule, ...]:
     for branch in facts().branches:
         triad = next(t for t in triads() if branch in t.roles)
         a, b = sorted(set(triad.roles) - {branch})
-        for moving in FLAG:
+        for moving in FLAG_VALUES:
             out.append(GroupRule(branch, 1, moving, TRIAD_SUPPORT, a, b, TRIAD_SOURCES))
         partners = _punishment_partners(branch)
         if partners is not None:
-            for void in FLAG:
+            for void in FLAG_VALUES:
                 out.append(
                     GroupRule(branch, void, 1, PUNISHMENT_WEAR, *partners, PUNISHMENT_SOURCES)
                 )
@@ -856,3 +705,577 @@ def relief_rules() -> tuple[ReliefRule, ...]:
         if matter in relieved
         for place, sign in RELIEF_SIGNS.items()
     )
+
+
+# --- the families: the registry ------------------------------------------------------------------
+#
+# One declaration per rule table of signs (kb/rules/sign_family.py says what each part is): its
+# key columns with their domains, its arm of v_reading_sign, and how the oracle builds its key.
+# The tables, the view, the rows, the oracle's loop, the invariants' list of family tables and
+# the families table of docs/signs.md are derived from it.
+
+NATURES = (AUSPICIOUS, INAUSPICIOUS)
+BODY_PLACES = (GUA_SHEN, SHI_SHEN)
+ATTITUDES = (matters.WANT, matters.FEAR)
+
+# the domains of the key columns
+PLACE = Domain(TEXT, 2, listed=PLACES)
+VALUE = Domain(INT, references="line_value.value", lookup=lambda: lines.VALUES)
+NATURE = Domain(TEXT, 1, listed=NATURES)
+RELATION = Domain(TEXT, 16, listed=ELEMENT_RELATIONS)
+STRENGTH = Domain(TEXT, 1, references="strength.name", lookup=stages.strength_names)
+STAGE = Domain(TEXT, 2, references="stage.name", lookup=stages.stage_names)
+SPIRIT = Domain(TEXT, 2, references="spirit.name", lookup=spirits.spirit_names)
+ELEMENT = Domain(TEXT, 1, references="element.name", lookup=lambda: facts().elements)
+RELATIVE = Domain(TEXT, 2, references="relative.name", lookup=lambda: facts().relatives)
+BRANCH = Domain(TEXT, 1, references="branch.name", lookup=lambda: facts().branches)
+STAR = Domain(TEXT, 2, references="star.name", lookup=lambda: facts().stars)
+SHENSHA = Domain(TEXT, 2, references="shensha.name", lookup=lambda: shensha.SHENSHA)
+MANSION = Domain(TEXT, 1, references="mansion.name", lookup=lambda: facts().mansions)
+HEXAGRAM = Domain(INT, references="hexagram.king_wen", lookup=lambda: range(1, 65))
+MATTER = Domain(TEXT, 2, references="matter.name", lookup=lambda: matters.matters())
+BODY = Domain(TEXT, 2, listed=BODY_PLACES)
+ATTITUDE = Domain(TEXT, 8, listed=ATTITUDES)
+
+PLACE_DOC = "The line's place: 世 應 間 卦身 世身 身前 (after the 世身) or 身後 (before it)"
+VALUE_DOC = "The line's value 6..9"
+RELATION_DOC = (
+    "How the day branch's element stands to the line's: generates_me (the day generates "
+    "it), same, controls_me (the day controls it), i_generate, i_control"
+)
+STRENGTH_DOC = "The line's strength in the month 旺相休囚死"
+VOID = flag("is_void", "1 if the line is void 旬空")
+BREAK = flag("is_month_break", "1 if the month breaks it 月破")
+CLASH = flag("is_day_clash", "1 if the day clashes it 日衝")
+ALONE = flag("is_sole", "1 if the world line is the only moving line")
+ON_WORLD = flag("is_world", "1 on the world line")
+SHOWING_STAR = Column("star", STAR, "The primary hexagram's star")
+
+
+def _day_element(r: ReadingFacts) -> str:
+    return facts().branch_element[r.day_gz[1]]
+
+
+def _star_key(r: ReadingFacts, w: LineFacts) -> Key:
+    star = r.primary.five_star
+    day_relation = relation(facts().stars[star], _day_element(r))
+    return (r.world_alone, star, w.relative, w.spirit, day_relation)
+
+
+def _star_shensha_keys(r: ReadingFacts) -> Iterator[tuple[int | None, Key]]:
+    for name in shensha.on_line(r.day_gz, r.world.ganzhi):
+        yield r.world.position, (r.world_alone, r.primary.five_star, name)
+
+
+def _hexagram_rows() -> Iterator[dict[str, Any]]:
+    from yimao_db.kb.rules.hexagrams import gua_shen_positions, hexagrams
+
+    for h in sorted(hexagrams().values(), key=lambda h: h.king_wen):
+        gua_shen = gua_shen_positions([line.branch for line in h.lines], h.gua_shen)
+        key = hexagram_key(
+            h.lines[h.world - 1].element,
+            h.lines[h.response - 1].element,
+            len(gua_shen),
+            h.generation,
+        )
+        for name in firing("hexagram_sign", key):
+            yield {"king_wen": h.king_wen, "sign": name}
+
+
+def _group_rows() -> Iterator[dict[str, Any]]:
+    for g in group_rules():
+        yield {
+            "branch": g.branch,
+            "is_void": g.is_void,
+            "is_moving": g.is_moving,
+            "partner_a": g.partner_a,
+            "partner_b": g.partner_b,
+            **{f"by_{source}": int(source in g.sources) for source in SOURCES},
+            "sign": g.sign,
+        }
+
+
+def _group_fires(r: ReadingFacts) -> Iterator[tuple[int | None, str]]:
+    """三合 and 三刑 around the world: both partners present where the rule allows."""
+    w = r.world
+    moved = [f for f in r.lines if f.changed_branch is not None]
+    present = {
+        "day": {r.day_gz[1]},
+        "month": {r.month_branch},
+        "moving": {f.branch for f in moved},
+        "changed": {f.changed_branch for f in moved if f.changed_branch is not None},
+    }
+    state = (w.branch, w.is_void, int(w.changed_branch is not None))
+    for rule in group_rules():
+        if (rule.branch, rule.is_void, rule.is_moving) == state and rule.fires(present):
+            yield w.position, rule.sign
+
+
+def _bodies(r: ReadingFacts) -> Iterator[tuple[Place, LineFacts]]:
+    """The lines holding the 卦身 and the 世身 line, when a matter is asked about."""
+    if r.matter is None:
+        return
+    for place in r.places:
+        if place.place in BODY_PLACES:
+            yield place, r.line(place.position)
+
+
+def _items(r: ReadingFacts, f: LineFacts) -> set[tuple[str, str]]:
+    """What a line holds, as matter_preference names it: (item_kind, item)."""
+    items = {("relative", f.relative), ("spirit", f.spirit)}
+    if f.general is not None:
+        items.add(("general", f.general))
+    return items | {("shensha", name) for name in shensha.on_line(r.day_gz, f.ganzhi)}
+
+
+def _matter_fires(r: ReadingFacts) -> Iterator[tuple[int | None, str]]:
+    """A body holding what the matter asked about wants or fears (§9.5)."""
+    prefs = matters.preferences()
+    for place, f in _bodies(r):
+        items = _items(r, f)
+        for rule in matter_rules():
+            if (rule.matter, rule.place) == (r.matter, place.place) and any(
+                (p.item_kind, p.item) in items
+                for p in prefs
+                if (p.matter, p.attitude) == (r.matter, rule.attitude)
+            ):
+                yield place.position, rule.sign
+
+
+def _relief_fires(r: ReadingFacts) -> Iterator[tuple[int | None, str]]:
+    """A void body relieving the matter asked about (§9.5)."""
+    for place, f in _bodies(r):
+        for relief in relief_rules():
+            if (relief.matter, relief.place, relief.is_void) == (r.matter, place.place, f.is_void):
+                yield place.position, relief.sign
+
+
+FAMILIES: tuple[Family, ...] = (
+    Family(
+        "hexagram_sign",
+        "Signs of a primary hexagram as a whole (position NULL): world against response "
+        "(§8.15), the 卦身 missing or doubled (§9.2–9.3), 遊魂 and 歸魂 (§8.5).",
+        "the primary hexagram (its world and response elements, how many lines hold the "
+        "卦身, its generation)",
+        (Column("king_wen", HEXAGRAM, "The primary hexagram"),),
+        None,
+        """
+        JOIN hexagram_sign hs ON hs.king_wen = r.primary_kw
+        """,
+        keys=whole(
+            lambda r: astuple(
+                hexagram_key(
+                    r.world.element,
+                    r.line(r.primary.response).element,
+                    r.gua_shen_lines,
+                    r.primary.generation,
+                )
+            )
+        ),
+        rows=_hexagram_rows,
+        condition_key=HexagramKey,
+    ),
+    Family(
+        "line_sign",
+        "Signs of a line in one of its places (line_place) by its value and what the day and "
+        "month do to it: 世空 世破 世動 世衝, 應空 應破, the 卦身 and 世身 conditions, 間動, "
+        "將來 and 已往 (§8.14, §9.2–9.4, §10.2–10.5).",
+        "a line's place (`line_place`: 世 應 間 卦身 世身 身前 身後), value, void, 月破, 日衝",
+        (Column("place", PLACE, PLACE_DOC), Column("value", VALUE, VALUE_DOC), VOID, BREAK, CLASH),
+        "lp.position",
+        """
+        JOIN line_place lp ON lp.king_wen = r.primary_kw
+        JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = lp.position
+        JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
+        JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
+        JOIN reading_line rl ON rl.reading_id = r.id AND rl.position = lp.position
+        JOIN line_sign ls ON ls.place = lp.place AND ls.value = rl.value AND ls.is_void = bd.is_void
+          AND ls.is_month_break = bm.is_month_break AND ls.is_day_clash = bd.is_day_clash
+        """,
+        keys=per_place(
+            lambda r, p, f: (p.place, f.value, f.is_void, f.is_month_break, f.is_day_clash)
+        ),
+    ),
+    Family(
+        "bearing_sign",
+        "Signs of a line in one of its places by how the day and month bear on it: the 卦身 "
+        "combined (§9.2), a between line generated or helped (§10.3), the world combined and "
+        "clashed (§8.13).",
+        "a line's place, void, 月破, 日衝, how the day's element stands to it, its strength in "
+        "the month, whether the day or month combines with it",
+        (
+            Column("place", PLACE, PLACE_DOC),
+            VOID,
+            BREAK,
+            CLASH,
+            Column("day_relation", RELATION, RELATION_DOC),
+            Column("strength", STRENGTH, STRENGTH_DOC),
+            flag("day_combines", "1 if the day branch combines with the line's 六合"),
+            flag("month_combines", "1 if the month branch combines with the line's 六合"),
+        ),
+        "lp.position",
+        """
+        JOIN ganzhi d ON d.name = r.day_gz
+        JOIN line_place lp ON lp.king_wen = r.primary_kw
+        JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = lp.position
+        JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
+        JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
+        JOIN branch_bearing db ON db.actor = d.branch AND db.branch = l.branch
+        JOIN branch_bearing mb ON mb.actor = r.month_branch AND mb.branch = l.branch
+        JOIN bearing_sign bs ON bs.place = lp.place AND bs.is_void = bd.is_void
+          AND bs.is_month_break = bm.is_month_break AND bs.is_day_clash = bd.is_day_clash
+          AND bs.day_relation = db.relation AND bs.strength = bm.strength
+          AND bs.day_combines = db.combines AND bs.month_combines = mb.combines
+        """,
+        keys=per_place(
+            lambda r, p, f: (
+                p.place,
+                f.is_void,
+                f.is_month_break,
+                f.is_day_clash,
+                f.day.relation,
+                f.strength,
+                int(f.day.combines),
+                int(f.month.combines),
+            )
+        ),
+    ),
+    Family(
+        "line_state_sign",
+        "Signs of any line by its value, its day spirit's nature and what the day and month do "
+        "to it: 重現 交隱 (§10.5), 暗動 日破, and what suits the spirits (§7.9).",
+        "any line: its day spirit's nature, value, void, 日衝, the day's relation, its strength",
+        (
+            Column(
+                "nature", NATURE, "吉 or 凶: the nature of the line's day spirit (spirit_nature)"
+            ),
+            Column("value", VALUE, VALUE_DOC),
+            VOID,
+            CLASH,
+            Column("day_relation", RELATION, RELATION_DOC),
+            Column("strength", STRENGTH, STRENGTH_DOC),
+        ),
+        "rl.position",
+        """
+        JOIN ganzhi d ON d.name = r.day_gz
+        JOIN reading_line rl ON rl.reading_id = r.id
+        JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = rl.position
+        JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
+        JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
+        JOIN branch_bearing db ON db.actor = d.branch AND db.branch = l.branch
+        JOIN day_spirit ds ON ds.day_stem = d.stem AND ds.position = rl.position
+        JOIN spirit_nature sn ON sn.spirit = ds.spirit
+        JOIN line_state_sign ss ON ss.nature = sn.nature AND ss.value = rl.value
+          AND ss.is_void = bd.is_void AND ss.is_day_clash = bd.is_day_clash
+          AND ss.day_relation = db.relation AND ss.strength = bm.strength
+        """,
+        keys=per_line(
+            lambda r, f: (
+                _nature(f.spirit),
+                f.value,
+                f.is_void,
+                f.is_day_clash,
+                f.day.relation,
+                f.strength,
+            )
+        ),
+    ),
+    Family(
+        "spirit_line_sign",
+        "Signs of a line's day spirit by the line's element and place: the affinities (§7.8) "
+        "and an auspicious spirit holding the world (§7.9).",
+        "a line's day spirit, element, whether it is the world",
+        (
+            Column("spirit", SPIRIT, "The line's day spirit"),
+            Column("element", ELEMENT, "The line's element"),
+            ON_WORLD,
+        ),
+        "l.position",
+        """
+        JOIN ganzhi d ON d.name = r.day_gz
+        JOIN hexagram_line l ON l.king_wen = r.primary_kw
+        JOIN day_spirit ds ON ds.day_stem = d.stem AND ds.position = l.position
+        JOIN spirit_line_sign sl ON sl.spirit = ds.spirit AND sl.element = l.element
+          AND sl.is_world = l.is_world
+        """,
+        keys=per_line(lambda r, f: (f.spirit, f.element, f.is_world)),
+    ),
+    Family(
+        "relative_sign",
+        "Signs of a line's relative: a 官鬼 between line (§10.4), the world feeding the 官鬼 "
+        "or entombed with it (§8.13).",
+        "a line's relative, value, stage at the day, whether world or between",
+        (
+            ON_WORLD,
+            flag("is_between", "1 on a between line"),
+            Column("relative", RELATIVE, "The line's relative"),
+            Column("value", VALUE, VALUE_DOC),
+            Column("stage", STAGE, "The stage of the line's element at the day branch"),
+        ),
+        "rl.position",
+        """
+        JOIN reading_line rl ON rl.reading_id = r.id
+        JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = rl.position
+        JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
+        JOIN relative_sign rs ON rs.is_world = l.is_world AND rs.is_between = l.is_between
+          AND rs.relative = l.relative AND rs.value = rl.value AND rs.stage = bd.stage
+        """,
+        keys=per_line(lambda r, f: (f.is_world, f.is_between, f.relative, f.value, f.stage)),
+    ),
+    Family(
+        "moving_relative_sign",
+        "The images of a moving relative (§6.5 生象, §6.6 克象): what it generates and controls.",
+        "a line's relative and value",
+        (Column("relative", RELATIVE, "The line's relative"), Column("value", VALUE, VALUE_DOC)),
+        "rl.position",
+        """
+        JOIN reading_line rl ON rl.reading_id = r.id
+        JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = rl.position
+        JOIN moving_relative_sign mr ON mr.relative = l.relative AND mr.value = rl.value
+        """,
+        keys=per_line(lambda r, f: (f.relative, f.value)),
+    ),
+    Family(
+        "change_sign",
+        "Signs of a moving line by the branch it changes into: the world 化進神 or 化退神 "
+        "(§8.14), entombed by its change (§8.13), 化合, 伏吟 and 反吟 (standard).",
+        "a moving line's relative and branch, whether it is the world, the branch it changes into",
+        (
+            ON_WORLD,
+            Column("relative", RELATIVE, "The line's relative"),
+            Column("branch", BRANCH, "The moving line's branch"),
+            Column("changed_branch", BRANCH, "The branch it changes into"),
+        ),
+        "rl.position",
+        """
+        JOIN reading_line rl ON rl.reading_id = r.id
+        JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = rl.position
+        JOIN line_value lv ON lv.value = rl.value
+        JOIN hexagram_line cl
+          ON lv.is_moving = 1 AND cl.king_wen = r.changed_kw AND cl.position = rl.position
+        JOIN change_sign cs ON cs.is_world = l.is_world AND cs.relative = l.relative
+          AND cs.branch = l.branch AND cs.changed_branch = cl.branch
+        """,
+        keys=per_line(
+            lambda r, f: (
+                None
+                if f.changed_branch is None
+                else (f.is_world, f.relative, f.branch, f.changed_branch)
+            )
+        ),
+    ),
+    Family(
+        "mansion_sign",
+        "A line's mansion culminating at dusk 昏中 (auspicious) or at dawn 旦中 (inauspicious) "
+        "in the month (§8.12).",
+        "a line's mansion and the month",
+        (
+            Column("month_branch", BRANCH, "The month's branch"),
+            Column("mansion", MANSION, "The line's mansion"),
+        ),
+        "l.position",
+        """
+        JOIN hexagram_line l ON l.king_wen = r.primary_kw
+        JOIN mansion_sign ms ON ms.month_branch = r.month_branch AND ms.mansion = l.mansion
+        """,
+        keys=per_line(lambda r, f: (r.month_branch, f.mansion)),
+    ),
+    Family(
+        "sole_sign",
+        "獨發 and the star that shows when the world line is the only moving line (§8.7–8.9).",
+        "the world line moving alone (`mask_line`) and the hexagram's star",
+        (ALONE, SHOWING_STAR),
+        "h.world",
+        """
+        JOIN hexagram h ON h.king_wen = r.primary_kw
+        JOIN mask_line ml ON ml.mask = r.moving_mask AND ml.position = h.world
+        JOIN sole_sign so ON so.is_sole = ml.is_sole AND so.star = h.five_star
+        """,
+        keys=on_world(lambda r, w: (r.world_alone, r.primary.five_star)),
+    ),
+    Family(
+        "star_sign",
+        "What a showing star meets on the world line (§8.8–8.9): 熒惑 controlled by the day, "
+        "太白 with 白虎 or 官鬼, or with 青龍 or 子孫.",
+        "the world line moving alone, the hexagram's star, the world line's relative and day "
+        "spirit, how the day's element stands to the star's",
+        (
+            ALONE,
+            SHOWING_STAR,
+            Column("relative", RELATIVE, "The world line's relative"),
+            Column("spirit", SPIRIT, "The world line's day spirit"),
+            Column("day_relation", RELATION, RELATION_DOC.replace("line's", "star's")),
+        ),
+        "h.world",
+        """
+        JOIN hexagram h ON h.king_wen = r.primary_kw
+        JOIN mask_line ml ON ml.mask = r.moving_mask AND ml.position = h.world
+        JOIN hexagram_line w ON w.king_wen = r.primary_kw AND w.position = h.world
+        JOIN ganzhi d ON d.name = r.day_gz
+        JOIN branch dbr ON dbr.name = d.branch
+        JOIN star s ON s.name = h.five_star
+        JOIN element_relation er ON er.me = s.element AND er.other = dbr.element
+        JOIN day_spirit ds ON ds.day_stem = d.stem AND ds.position = h.world
+        JOIN star_sign st ON st.is_sole = ml.is_sole AND st.star = h.five_star
+          AND st.relative = w.relative AND st.spirit = ds.spirit AND st.day_relation = er.relation
+        """,
+        keys=on_world(_star_key),
+    ),
+    Family(
+        "star_shensha_sign",
+        "A showing star meeting a 神煞 on the world line: 太陰 under 咸池 (§8.9).",
+        "the world line moving alone, the hexagram's star, a 神煞 on the world line",
+        (ALONE, SHOWING_STAR, Column("shensha", SHENSHA, "A 神煞 on the world line")),
+        "h.world",
+        """
+        JOIN hexagram h ON h.king_wen = r.primary_kw
+        JOIN mask_line ml ON ml.mask = r.moving_mask AND ml.position = h.world
+        JOIN line_najia wn
+          ON wn.king_wen = r.primary_kw AND wn.position = h.world AND wn.half_year = r.najia_half
+        JOIN shensha_on so ON so.day_gz = r.day_gz AND so.ganzhi = wn.ganzhi
+        JOIN star_shensha_sign sh
+          ON sh.is_sole = ml.is_sole AND sh.star = h.five_star AND sh.shensha = so.shensha
+        """,
+        keys=_star_shensha_keys,
+    ),
+    Family(
+        "world_group_sign",
+        "三合 and 三刑 around the world line (§8.14): the state of the world each needs, the "
+        "other two branches it needs present, and where they may come from — the day, the "
+        "month, the moving lines' branches (三合) or the changed lines' branches (三刑).",
+        "the world's branch, void and moving; the two other branches of its 三合 or 三刑 and "
+        "where they may come from",
+        (
+            Column("branch", BRANCH, "The world line's branch"),
+            flag("is_void", "1 if the world must be void, 0 if it must not"),
+            flag("is_moving", "1 if the world must move, 0 if it must not"),
+            Column("partner_a", BRANCH, "One branch the group needs besides the world's", False),
+            Column(
+                "partner_b", BRANCH, "The other (the same as partner_a for a pair or 自刑)", False
+            ),
+            Column("by_day", FLAG, "1 if the day branch counts as present", False),
+            Column("by_month", FLAG, "1 if the month branch counts as present", False),
+            Column("by_moving", FLAG, "1 if the moving lines' branches count", False),
+            Column("by_changed", FLAG, "1 if the changed lines' branches count", False),
+        ),
+        "h.world",
+        """
+        JOIN ganzhi d ON d.name = r.day_gz
+        JOIN hexagram h ON h.king_wen = r.primary_kw
+        JOIN hexagram_line w ON w.king_wen = r.primary_kw AND w.position = h.world
+        JOIN reading_line wr ON wr.reading_id = r.id AND wr.position = h.world
+        JOIN line_value wv ON wv.value = wr.value
+        JOIN branch_on_day wd ON wd.day_gz = r.day_gz AND wd.branch = w.branch
+        JOIN world_group_sign g
+          ON g.branch = w.branch AND g.is_void = wd.is_void AND g.is_moving = wv.is_moving
+        -- no partner is missing: each of the two (the branch rows partner_a and partner_b
+        -- name, one row when they are the same) is the day's branch, the month's, a moving
+        -- line's or a changed line's, as the row's by_* flags allow
+        WHERE NOT EXISTS (
+          SELECT 1 FROM branch p
+          WHERE (p.name = g.partner_a OR p.name = g.partner_b) AND NOT (
+            g.by_day = 1 AND d.branch = p.name
+            OR g.by_month = 1 AND r.month_branch = p.name
+            OR g.by_moving = 1 AND EXISTS (
+              SELECT 1 FROM reading_line x
+              JOIN line_value xv ON xv.value = x.value
+              JOIN hexagram_line xl ON xl.king_wen = r.primary_kw AND xl.position = x.position
+              WHERE x.reading_id = r.id AND xv.is_moving = 1 AND xl.branch = p.name)
+            OR g.by_changed = 1 AND EXISTS (
+              SELECT 1 FROM reading_line x
+              JOIN line_value xv ON xv.value = x.value
+              JOIN hexagram_line xc ON xc.king_wen = r.changed_kw AND xc.position = x.position
+              WHERE x.reading_id = r.id AND xv.is_moving = 1 AND xc.branch = p.name)))
+        """,
+        fires=_group_fires,
+        rows=_group_rows,
+    ),
+    Family(
+        "matter_sign",
+        "The sign a body line gives when it holds what the matter asked about wants or fears "
+        "(§9.5; the items are the rows of matter_preference).",
+        "the matter asked about, a body's place and what the body holds (the items of "
+        "`matter_preference`: relatives, day spirits, the noble's generals, 神煞)",
+        (
+            Column("matter", MATTER, "The matter asked about"),
+            Column("place", BODY, "The body: 卦身 or 世身"),
+            Column("attitude", ATTITUDE, "want or fear"),
+        ),
+        "lp.position",
+        """
+        -- CROSS JOIN keeps the reading and its matter first: most readings ask about none
+        CROSS JOIN matter_sign mt
+        CROSS JOIN line_place lp
+        CROSS JOIN hexagram_line l
+        CROSS JOIN ganzhi d
+        CROSS JOIN day_spirit ds
+        CROSS JOIN line_najia ln
+        LEFT JOIN ganzhi hg ON hg.name = r.hour_gz
+        LEFT JOIN noble_hour nh ON nh.hour_branch = hg.branch
+        LEFT JOIN noble_general ng
+          ON ng.day_stem = d.stem AND ng.half = nh.half AND ng.branch = l.branch
+        WHERE mt.matter = r.matter AND lp.king_wen = r.primary_kw AND lp.place = mt.place
+          AND l.king_wen = r.primary_kw AND l.position = lp.position
+          AND d.name = r.day_gz AND ds.day_stem = d.stem AND ds.position = lp.position
+          AND ln.king_wen = r.primary_kw AND ln.position = lp.position
+          AND ln.half_year = r.najia_half
+          AND EXISTS (
+          SELECT 1 FROM matter_preference mp
+          WHERE mp.matter = r.matter AND mp.attitude = mt.attitude
+            AND (mp.item_kind = 'relative' AND mp.item = l.relative
+              OR mp.item_kind = 'spirit' AND mp.item = ds.spirit
+              OR mp.item_kind = 'general' AND mp.item = ng.general
+              OR mp.item_kind = 'shensha' AND EXISTS (
+                SELECT 1 FROM shensha_on so
+                WHERE so.day_gz = r.day_gz AND so.ganzhi = ln.ganzhi AND so.shensha = mp.item)))
+        """,
+        fires=_matter_fires,
+        rows=lambda: (asdict(m) for m in matter_rules()),
+    ),
+    Family(
+        "matter_relief_sign",
+        "The sign a void body line gives for a matter it relieves: a worry (§9.5).",
+        "the matter asked about, a body's place and whether it is void",
+        (
+            Column("matter", MATTER, "The matter asked about"),
+            Column("place", BODY, "The body: 卦身 or 世身"),
+            flag("is_void", "1 if the body line is void 旬空"),
+        ),
+        "lp.position",
+        """
+        CROSS JOIN matter_relief_sign mf
+        CROSS JOIN line_place lp
+        CROSS JOIN hexagram_line l
+        CROSS JOIN branch_on_day bd
+        WHERE mf.matter = r.matter AND lp.king_wen = r.primary_kw AND lp.place = mf.place
+          AND l.king_wen = r.primary_kw AND l.position = lp.position
+          AND bd.day_gz = r.day_gz AND bd.branch = l.branch AND bd.is_void = mf.is_void
+        """,
+        fires=_relief_fires,
+        rows=lambda: (asdict(m) for m in relief_rules()),
+    ),
+)
+
+
+@cache
+def families() -> dict[str, Family]:
+    """The families by table name, in the registry's order."""
+    return {f.table: f for f in FAMILIES}
+
+
+def family_rows(table: str) -> list[dict[str, Any]]:
+    """The rows of a family's table (without passage and basis): its ``rows``, or every key
+    of its domains with every sign that fires for it."""
+    f = families()[table]
+    if f.rows is not None:
+        return list(f.rows())
+    columns = [c.name for c in f.columns]
+    return [
+        {**{c: getattr(key, c) for c in columns}, "sign": name}
+        for key in f.key_rows()
+        for name in firing(table, key)
+    ]
+
+
+# the key of each family whose rows are every key of its domains (tests build keys with it)
+KEYS: dict[str, type] = {f.table: f.key for f in FAMILIES if f.rows is None}

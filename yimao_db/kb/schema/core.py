@@ -10,11 +10,11 @@ from __future__ import annotations
 from sqlalchemy import Integer, String, UniqueConstraint
 
 from yimao_db.kb.schema.base import between, bits, boolean, col, fk, name_pk, one_of, table
-from yimao_db.kb.vocab import HALF_YEARS
+from yimao_db.kb.vocab import ELEMENT_RELATIONS, HALF_YEARS
 
 SECTION = "core"
 
-RELATIONS = ("same", "generates_me", "i_generate", "i_control", "controls_me")
+RELATIONS = ELEMENT_RELATIONS
 
 
 element = table(

@@ -5,36 +5,28 @@ live in (:mod:`yimao_db.kb.rules.signs`).
 table maps the key a reading's line (or the reading) gives to the signs that fire for it;
 ``v_reading_sign`` joins them. The key columns read flags and names from the other rule
 tables (``branch_on_day``, ``branch_in_month``, ``branch_bearing``, …), so a family table
-holds a row for every key where a sign fires and none elsewhere.
+holds a row for every key where a sign fires and none elsewhere. The family tables are not
+written here: each is made from its family's declaration in ``FAMILIES``
+(:mod:`yimao_db.kb.rules.signs`), its columns from the key's columns and their domains.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Column, Integer, String, Text, UniqueConstraint
+from sqlalchemy import Column, Integer, String, Table, Text, UniqueConstraint
 from sqlalchemy.schema import SchemaItem
 
+from yimao_db.kb.rules.sign_family import INT, Family
+from yimao_db.kb.rules.signs import FAMILIES, RELATION_DOC
 from yimao_db.kb.schema.base import between, boolean, col, fk, key, one_of, ref, table
 from yimao_db.kb.schema.core import RELATIONS
-from yimao_db.kb.vocab import AUSPICIOUS, INAUSPICIOUS
 from yimao_db.kb.vocab import LINE_PLACES as PLACES
 from yimao_db.kb.vocab import SIGN_GROUPS as GROUPS
 from yimao_db.kb.vocab import SIGN_POLARITIES as POLARITIES
 from yimao_db.kb.vocab import SIGN_SUBJECTS as SUBJECTS
 
 SECTION = "rules"
-
-NATURES = (AUSPICIOUS, INAUSPICIOUS)
-ATTITUDES = ("want", "fear")
-
-
-def flag_key(name: str, comment: str) -> list[SchemaItem]:
-    """A 0/1 key column and its CHECK."""
-    return [
-        col(name, Integer, primary_key=True, autoincrement=False, comment=comment),
-        boolean(name),
-    ]
 
 
 def text_key(name: str, length: int, comment: str, target: str | None = None) -> Column[Any]:
@@ -49,7 +41,7 @@ def int_key(name: str, comment: str, target: str | None = None) -> Column[Any]:
     return col(name, Integer, *args, primary_key=True, autoincrement=False, comment=comment)
 
 
-def family(name: str, doc: str, *items: SchemaItem) -> Any:
+def family(name: str, doc: str, *items: SchemaItem) -> Table:
     """A family table: its key columns, then the sign that fires for the key."""
     return table(
         name,
@@ -60,14 +52,6 @@ def family(name: str, doc: str, *items: SchemaItem) -> Any:
         cited=True,
     )
 
-
-PLACE_DOC = "The line's place: 世 應 間 卦身 世身 身前 (after the 世身) or 身後 (before it)"
-VALUE_DOC = "The line's value 6..9"
-RELATION_DOC = (
-    "How the day branch's element stands to the line's: generates_me (the day generates "
-    "it), same, controls_me (the day controls it), i_generate, i_control"
-)
-STRENGTH_DOC = "The line's strength in the month 旺相休囚死"
 
 sign_weight = table(
     "sign_weight",
@@ -225,180 +209,28 @@ najia_branch_rule = table(
 
 # --- the families --------------------------------------------------------------------------
 
-hexagram_sign = family(
-    "hexagram_sign",
-    "Signs of a primary hexagram as a whole (position NULL): world against response (§8.15), "
-    "the 卦身 missing or doubled (§9.2–9.3), 遊魂 and 歸魂 (§8.5).",
-    int_key("king_wen", "The primary hexagram", "hexagram.king_wen"),
-)
 
-line_sign = family(
-    "line_sign",
-    "Signs of a line in one of its places (line_place) by its value and what the day and "
-    "month do to it: 世空 世破 世動 世衝, 應空 應破, the 卦身 and 世身 conditions, 間動, "
-    "將來 and 已往 (§8.14, §9.2–9.4, §10.2–10.5).",
-    text_key("place", 2, PLACE_DOC),
-    int_key("value", VALUE_DOC, "line_value.value"),
-    *flag_key("is_void", "1 if the line is void 旬空"),
-    *flag_key("is_month_break", "1 if the month breaks it 月破"),
-    *flag_key("is_day_clash", "1 if the day clashes it 日衝"),
-    one_of("place", PLACES),
-)
+def _family_table(f: Family) -> Table:
+    """A family's table from its declaration: its columns, a CHECK for each listed domain
+    (a key flag's right after it, the others after the columns), then the sign that fires."""
+    items: list[SchemaItem] = []
+    for c in f.columns:
+        d = c.domain
+        type_: Any = Integer if d.type == INT else String(d.length)
+        args = (fk(d.references),) if d.references else ()
+        kw: dict[str, Any] = {"primary_key": True} if c.primary_key else {}
+        if c.primary_key and d.type == INT:
+            kw["autoincrement"] = False
+        items.append(col(c.name, type_, *args, comment=c.doc, **kw))
+        if d.is_flag and c.primary_key:
+            items.append(boolean(c.name))
+    items += [boolean(c.name) for c in f.columns if c.domain.is_flag and not c.primary_key]
+    items += [
+        one_of(c.name, c.domain.listed)
+        for c in f.columns
+        if c.domain.listed is not None and not c.domain.is_flag
+    ]
+    return family(f.table, f.doc, *items)
 
-line_state_sign = family(
-    "line_state_sign",
-    "Signs of any line by its value, its day spirit's nature and what the day and month do "
-    "to it: 重現 交隱 (§10.5), 暗動 日破, and what suits the spirits (§7.9).",
-    text_key("nature", 1, "吉 or 凶: the nature of the line's day spirit (spirit_nature)"),
-    int_key("value", VALUE_DOC, "line_value.value"),
-    *flag_key("is_void", "1 if the line is void 旬空"),
-    *flag_key("is_day_clash", "1 if the day clashes it 日衝"),
-    text_key("day_relation", 16, RELATION_DOC),
-    text_key("strength", 1, STRENGTH_DOC, "strength.name"),
-    one_of("nature", NATURES),
-    one_of("day_relation", RELATIONS),
-)
 
-bearing_sign = family(
-    "bearing_sign",
-    "Signs of a line in one of its places by how the day and month bear on it: the 卦身 "
-    "combined (§9.2), a between line generated or helped (§10.3), the world combined and "
-    "clashed (§8.13).",
-    text_key("place", 2, PLACE_DOC),
-    *flag_key("is_void", "1 if the line is void 旬空"),
-    *flag_key("is_month_break", "1 if the month breaks it 月破"),
-    *flag_key("is_day_clash", "1 if the day clashes it 日衝"),
-    text_key("day_relation", 16, RELATION_DOC),
-    text_key("strength", 1, STRENGTH_DOC, "strength.name"),
-    *flag_key("day_combines", "1 if the day branch combines with the line's 六合"),
-    *flag_key("month_combines", "1 if the month branch combines with the line's 六合"),
-    one_of("place", PLACES),
-    one_of("day_relation", RELATIONS),
-)
-
-spirit_line_sign = family(
-    "spirit_line_sign",
-    "Signs of a line's day spirit by the line's element and place: the affinities (§7.8) and "
-    "an auspicious spirit holding the world (§7.9).",
-    text_key("spirit", 2, "The line's day spirit", "spirit.name"),
-    text_key("element", 1, "The line's element", "element.name"),
-    *flag_key("is_world", "1 on the world line"),
-)
-
-relative_sign = family(
-    "relative_sign",
-    "Signs of a line's relative: a 官鬼 between line (§10.4), the world feeding the 官鬼 or "
-    "entombed with it (§8.13).",
-    *flag_key("is_world", "1 on the world line"),
-    *flag_key("is_between", "1 on a between line"),
-    text_key("relative", 2, "The line's relative", "relative.name"),
-    int_key("value", VALUE_DOC, "line_value.value"),
-    text_key("stage", 2, "The stage of the line's element at the day branch", "stage.name"),
-)
-
-moving_relative_sign = family(
-    "moving_relative_sign",
-    "The images of a moving relative (§6.5 生象, §6.6 克象): what it generates and controls.",
-    text_key("relative", 2, "The line's relative", "relative.name"),
-    int_key("value", VALUE_DOC, "line_value.value"),
-)
-
-change_sign = family(
-    "change_sign",
-    "Signs of a moving line by the branch it changes into: the world 化進神 or 化退神 "
-    "(§8.14), entombed by its change (§8.13), 化合, 伏吟 and 反吟 (standard).",
-    *flag_key("is_world", "1 on the world line"),
-    text_key("relative", 2, "The line's relative", "relative.name"),
-    text_key("branch", 1, "The moving line's branch", "branch.name"),
-    text_key("changed_branch", 1, "The branch it changes into", "branch.name"),
-)
-
-sole_sign = family(
-    "sole_sign",
-    "獨發 and the star that shows when the world line is the only moving line (§8.7–8.9).",
-    *flag_key("is_sole", "1 if the world line is the only moving line"),
-    text_key("star", 2, "The primary hexagram's star", "star.name"),
-)
-
-star_sign = family(
-    "star_sign",
-    "What a showing star meets on the world line (§8.8–8.9): 熒惑 controlled by the day, "
-    "太白 with 白虎 or 官鬼, or with 青龍 or 子孫.",
-    *flag_key("is_sole", "1 if the world line is the only moving line"),
-    text_key("star", 2, "The primary hexagram's star", "star.name"),
-    text_key("relative", 2, "The world line's relative", "relative.name"),
-    text_key("spirit", 2, "The world line's day spirit", "spirit.name"),
-    text_key("day_relation", 16, RELATION_DOC.replace("line's", "star's")),
-    one_of("day_relation", RELATIONS),
-)
-
-star_shensha_sign = family(
-    "star_shensha_sign",
-    "A showing star meeting a 神煞 on the world line: 太陰 under 咸池 (§8.9).",
-    *flag_key("is_sole", "1 if the world line is the only moving line"),
-    text_key("star", 2, "The primary hexagram's star", "star.name"),
-    text_key("shensha", 2, "A 神煞 on the world line", "shensha.name"),
-)
-
-mansion_sign = family(
-    "mansion_sign",
-    "A line's mansion culminating at dusk 昏中 (auspicious) or at dawn 旦中 (inauspicious) in "
-    "the month (§8.12).",
-    text_key("month_branch", 1, "The month's branch", "branch.name"),
-    text_key("mansion", 1, "The line's mansion", "mansion.name"),
-)
-
-world_group_sign = family(
-    "world_group_sign",
-    "三合 and 三刑 around the world line (§8.14): the state of the world each needs, the "
-    "other two branches it needs present, and where they may come from — the day, the "
-    "month, the moving lines' branches (三合) or the changed lines' branches (三刑).",
-    text_key("branch", 1, "The world line's branch", "branch.name"),
-    *flag_key("is_void", "1 if the world must be void, 0 if it must not"),
-    *flag_key("is_moving", "1 if the world must move, 0 if it must not"),
-    ref("partner_a", "branch.name", "One branch the group needs besides the world's"),
-    ref("partner_b", "branch.name", "The other (the same as partner_a for a pair or 自刑)"),
-    col("by_day", Integer, comment="1 if the day branch counts as present"),
-    col("by_month", Integer, comment="1 if the month branch counts as present"),
-    col("by_moving", Integer, comment="1 if the moving lines' branches count"),
-    col("by_changed", Integer, comment="1 if the changed lines' branches count"),
-    *(boolean(c) for c in ("by_day", "by_month", "by_moving", "by_changed")),
-)
-
-matter_sign = family(
-    "matter_sign",
-    "The sign a body line gives when it holds what the matter asked about wants or fears "
-    "(§9.5; the items are the rows of matter_preference).",
-    text_key("matter", 2, "The matter asked about", "matter.name"),
-    text_key("place", 2, "The body: 卦身 or 世身"),
-    text_key("attitude", 8, "want or fear"),
-    one_of("place", ("卦身", "世身")),
-    one_of("attitude", ATTITUDES),
-)
-
-matter_relief_sign = family(
-    "matter_relief_sign",
-    "The sign a void body line gives for a matter it relieves: a worry (§9.5).",
-    text_key("matter", 2, "The matter asked about", "matter.name"),
-    text_key("place", 2, "The body: 卦身 or 世身"),
-    *flag_key("is_void", "1 if the body line is void 旬空"),
-    one_of("place", ("卦身", "世身")),
-)
-
-FAMILIES = (
-    "hexagram_sign",
-    "line_sign",
-    "line_state_sign",
-    "bearing_sign",
-    "spirit_line_sign",
-    "relative_sign",
-    "moving_relative_sign",
-    "change_sign",
-    "sole_sign",
-    "star_sign",
-    "star_shensha_sign",
-    "mansion_sign",
-    "world_group_sign",
-    "matter_sign",
-    "matter_relief_sign",
-)
+FAMILY_TABLES: dict[str, Table] = {f.table: _family_table(f) for f in FAMILIES}

@@ -1,0 +1,236 @@
+"""v_reading_sign: the 三合 and 三刑 partners written once.
+
+The arm of world_group_sign checked each of the two other branches a 三合 or 三刑 needs
+(partner_a, partner_b) with its own copy of the same condition: the day's branch, the
+month's, a moving line's or a changed line's, as the row's by_* flags allow. It now checks
+the condition once, for each branch row the two name. The rows of v_reading_sign are the
+same; the SQL of the other arms is unchanged (their comments say what each key reads, as
+the families' declarations in yimao_db/kb/rules/signs.py do).
+
+Revision ID: 0011
+Revises: 0010
+"""
+
+from collections.abc import Sequence
+
+from alembic import op
+
+from yimao_db.kb import migrating
+from yimao_db.kb.migrating import ViewSQL
+
+revision: str = "0011"
+down_revision: str | None = "0010"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+VIEWS = (
+    ViewSQL(
+        "v_reading_sign",
+        """
+SELECT x.reading_id, x.sign, x.position, s.subject, s.polarity, s.weight, s.passage, s.basis
+FROM (
+  -- the primary hexagram (its world and response elements, how many lines hold the 卦身, its generation)
+  SELECT r.id AS reading_id, hs.sign, CAST(NULL AS INTEGER) AS position
+  FROM reading r
+  JOIN hexagram_sign hs ON hs.king_wen = r.primary_kw
+  UNION ALL
+  -- a line's place (`line_place`: 世 應 間 卦身 世身 身前 身後), value, void, 月破, 日衝
+  SELECT r.id, ls.sign, lp.position
+  FROM reading r
+  JOIN line_place lp ON lp.king_wen = r.primary_kw
+  JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = lp.position
+  JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
+  JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
+  JOIN reading_line rl ON rl.reading_id = r.id AND rl.position = lp.position
+  JOIN line_sign ls ON ls.place = lp.place AND ls.value = rl.value AND ls.is_void = bd.is_void
+    AND ls.is_month_break = bm.is_month_break AND ls.is_day_clash = bd.is_day_clash
+  UNION ALL
+  -- a line's place, void, 月破, 日衝, how the day's element stands to it, its strength in the month, whether the day or month combines with it
+  SELECT r.id, bs.sign, lp.position
+  FROM reading r
+  JOIN ganzhi d ON d.name = r.day_gz
+  JOIN line_place lp ON lp.king_wen = r.primary_kw
+  JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = lp.position
+  JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
+  JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
+  JOIN branch_bearing db ON db.actor = d.branch AND db.branch = l.branch
+  JOIN branch_bearing mb ON mb.actor = r.month_branch AND mb.branch = l.branch
+  JOIN bearing_sign bs ON bs.place = lp.place AND bs.is_void = bd.is_void
+    AND bs.is_month_break = bm.is_month_break AND bs.is_day_clash = bd.is_day_clash
+    AND bs.day_relation = db.relation AND bs.strength = bm.strength
+    AND bs.day_combines = db.combines AND bs.month_combines = mb.combines
+  UNION ALL
+  -- any line: its day spirit's nature, value, void, 日衝, the day's relation, its strength
+  SELECT r.id, ss.sign, rl.position
+  FROM reading r
+  JOIN ganzhi d ON d.name = r.day_gz
+  JOIN reading_line rl ON rl.reading_id = r.id
+  JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = rl.position
+  JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
+  JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
+  JOIN branch_bearing db ON db.actor = d.branch AND db.branch = l.branch
+  JOIN day_spirit ds ON ds.day_stem = d.stem AND ds.position = rl.position
+  JOIN spirit_nature sn ON sn.spirit = ds.spirit
+  JOIN line_state_sign ss ON ss.nature = sn.nature AND ss.value = rl.value
+    AND ss.is_void = bd.is_void AND ss.is_day_clash = bd.is_day_clash
+    AND ss.day_relation = db.relation AND ss.strength = bm.strength
+  UNION ALL
+  -- a line's day spirit, element, whether it is the world
+  SELECT r.id, sl.sign, l.position
+  FROM reading r
+  JOIN ganzhi d ON d.name = r.day_gz
+  JOIN hexagram_line l ON l.king_wen = r.primary_kw
+  JOIN day_spirit ds ON ds.day_stem = d.stem AND ds.position = l.position
+  JOIN spirit_line_sign sl ON sl.spirit = ds.spirit AND sl.element = l.element
+    AND sl.is_world = l.is_world
+  UNION ALL
+  -- a line's relative, value, stage at the day, whether world or between
+  SELECT r.id, rs.sign, rl.position
+  FROM reading r
+  JOIN reading_line rl ON rl.reading_id = r.id
+  JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = rl.position
+  JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
+  JOIN relative_sign rs ON rs.is_world = l.is_world AND rs.is_between = l.is_between
+    AND rs.relative = l.relative AND rs.value = rl.value AND rs.stage = bd.stage
+  UNION ALL
+  -- a line's relative and value
+  SELECT r.id, mr.sign, rl.position
+  FROM reading r
+  JOIN reading_line rl ON rl.reading_id = r.id
+  JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = rl.position
+  JOIN moving_relative_sign mr ON mr.relative = l.relative AND mr.value = rl.value
+  UNION ALL
+  -- a moving line's relative and branch, whether it is the world, the branch it changes into
+  SELECT r.id, cs.sign, rl.position
+  FROM reading r
+  JOIN reading_line rl ON rl.reading_id = r.id
+  JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = rl.position
+  JOIN line_value lv ON lv.value = rl.value
+  JOIN hexagram_line cl
+    ON lv.is_moving = 1 AND cl.king_wen = r.changed_kw AND cl.position = rl.position
+  JOIN change_sign cs ON cs.is_world = l.is_world AND cs.relative = l.relative
+    AND cs.branch = l.branch AND cs.changed_branch = cl.branch
+  UNION ALL
+  -- a line's mansion and the month
+  SELECT r.id, ms.sign, l.position
+  FROM reading r
+  JOIN hexagram_line l ON l.king_wen = r.primary_kw
+  JOIN mansion_sign ms ON ms.month_branch = r.month_branch AND ms.mansion = l.mansion
+  UNION ALL
+  -- the world line moving alone (`mask_line`) and the hexagram's star
+  SELECT r.id, so.sign, h.world
+  FROM reading r
+  JOIN hexagram h ON h.king_wen = r.primary_kw
+  JOIN mask_line ml ON ml.mask = r.moving_mask AND ml.position = h.world
+  JOIN sole_sign so ON so.is_sole = ml.is_sole AND so.star = h.five_star
+  UNION ALL
+  -- the world line moving alone, the hexagram's star, the world line's relative and day spirit, how the day's element stands to the star's
+  SELECT r.id, st.sign, h.world
+  FROM reading r
+  JOIN hexagram h ON h.king_wen = r.primary_kw
+  JOIN mask_line ml ON ml.mask = r.moving_mask AND ml.position = h.world
+  JOIN hexagram_line w ON w.king_wen = r.primary_kw AND w.position = h.world
+  JOIN ganzhi d ON d.name = r.day_gz
+  JOIN branch dbr ON dbr.name = d.branch
+  JOIN star s ON s.name = h.five_star
+  JOIN element_relation er ON er.me = s.element AND er.other = dbr.element
+  JOIN day_spirit ds ON ds.day_stem = d.stem AND ds.position = h.world
+  JOIN star_sign st ON st.is_sole = ml.is_sole AND st.star = h.five_star
+    AND st.relative = w.relative AND st.spirit = ds.spirit AND st.day_relation = er.relation
+  UNION ALL
+  -- the world line moving alone, the hexagram's star, a 神煞 on the world line
+  SELECT r.id, sh.sign, h.world
+  FROM reading r
+  JOIN hexagram h ON h.king_wen = r.primary_kw
+  JOIN mask_line ml ON ml.mask = r.moving_mask AND ml.position = h.world
+  JOIN line_najia wn
+    ON wn.king_wen = r.primary_kw AND wn.position = h.world AND wn.half_year = r.najia_half
+  JOIN shensha_on so ON so.day_gz = r.day_gz AND so.ganzhi = wn.ganzhi
+  JOIN star_shensha_sign sh
+    ON sh.is_sole = ml.is_sole AND sh.star = h.five_star AND sh.shensha = so.shensha
+  UNION ALL
+  -- the world's branch, void and moving; the two other branches of its 三合 or 三刑 and where they may come from
+  SELECT r.id, g.sign, h.world
+  FROM reading r
+  JOIN ganzhi d ON d.name = r.day_gz
+  JOIN hexagram h ON h.king_wen = r.primary_kw
+  JOIN hexagram_line w ON w.king_wen = r.primary_kw AND w.position = h.world
+  JOIN reading_line wr ON wr.reading_id = r.id AND wr.position = h.world
+  JOIN line_value wv ON wv.value = wr.value
+  JOIN branch_on_day wd ON wd.day_gz = r.day_gz AND wd.branch = w.branch
+  JOIN world_group_sign g
+    ON g.branch = w.branch AND g.is_void = wd.is_void AND g.is_moving = wv.is_moving
+  -- no partner is missing: each of the two (the branch rows partner_a and partner_b
+  -- name, one row when they are the same) is the day's branch, the month's, a moving
+  -- line's or a changed line's, as the row's by_* flags allow
+  WHERE NOT EXISTS (
+    SELECT 1 FROM branch p
+    WHERE (p.name = g.partner_a OR p.name = g.partner_b) AND NOT (
+      g.by_day = 1 AND d.branch = p.name
+      OR g.by_month = 1 AND r.month_branch = p.name
+      OR g.by_moving = 1 AND EXISTS (
+        SELECT 1 FROM reading_line x
+        JOIN line_value xv ON xv.value = x.value
+        JOIN hexagram_line xl ON xl.king_wen = r.primary_kw AND xl.position = x.position
+        WHERE x.reading_id = r.id AND xv.is_moving = 1 AND xl.branch = p.name)
+      OR g.by_changed = 1 AND EXISTS (
+        SELECT 1 FROM reading_line x
+        JOIN line_value xv ON xv.value = x.value
+        JOIN hexagram_line xc ON xc.king_wen = r.changed_kw AND xc.position = x.position
+        WHERE x.reading_id = r.id AND xv.is_moving = 1 AND xc.branch = p.name)))
+  UNION ALL
+  -- the matter asked about, a body's place and what the body holds (the items of `matter_preference`: relatives, day spirits, the noble's generals, 神煞)
+  SELECT r.id, mt.sign, lp.position
+  FROM reading r
+  -- CROSS JOIN keeps the reading and its matter first: most readings ask about none
+  CROSS JOIN matter_sign mt
+  CROSS JOIN line_place lp
+  CROSS JOIN hexagram_line l
+  CROSS JOIN ganzhi d
+  CROSS JOIN day_spirit ds
+  CROSS JOIN line_najia ln
+  LEFT JOIN ganzhi hg ON hg.name = r.hour_gz
+  LEFT JOIN noble_hour nh ON nh.hour_branch = hg.branch
+  LEFT JOIN noble_general ng
+    ON ng.day_stem = d.stem AND ng.half = nh.half AND ng.branch = l.branch
+  WHERE mt.matter = r.matter AND lp.king_wen = r.primary_kw AND lp.place = mt.place
+    AND l.king_wen = r.primary_kw AND l.position = lp.position
+    AND d.name = r.day_gz AND ds.day_stem = d.stem AND ds.position = lp.position
+    AND ln.king_wen = r.primary_kw AND ln.position = lp.position
+    AND ln.half_year = r.najia_half
+    AND EXISTS (
+    SELECT 1 FROM matter_preference mp
+    WHERE mp.matter = r.matter AND mp.attitude = mt.attitude
+      AND (mp.item_kind = 'relative' AND mp.item = l.relative
+        OR mp.item_kind = 'spirit' AND mp.item = ds.spirit
+        OR mp.item_kind = 'general' AND mp.item = ng.general
+        OR mp.item_kind = 'shensha' AND EXISTS (
+          SELECT 1 FROM shensha_on so
+          WHERE so.day_gz = r.day_gz AND so.ganzhi = ln.ganzhi AND so.shensha = mp.item)))
+  UNION ALL
+  -- the matter asked about, a body's place and whether it is void
+  SELECT r.id, mf.sign, lp.position
+  FROM reading r
+  CROSS JOIN matter_relief_sign mf
+  CROSS JOIN line_place lp
+  CROSS JOIN hexagram_line l
+  CROSS JOIN branch_on_day bd
+  WHERE mf.matter = r.matter AND lp.king_wen = r.primary_kw AND lp.place = mf.place
+    AND l.king_wen = r.primary_kw AND l.position = lp.position
+    AND bd.day_gz = r.day_gz AND bd.branch = l.branch AND bd.is_void = mf.is_void
+) x
+JOIN sign s ON s.name = x.sign
+""",
+    ),
+)
+REPLACES = {
+    "v_reading_sign": "0006",
+}
+
+
+def upgrade() -> None:
+    migrating.replace_views(op, VIEWS, REPLACES)
+
+
+def downgrade() -> None:
+    migrating.restore_views(op, VIEWS, REPLACES)
