@@ -129,17 +129,22 @@ CHART_VIEWS = ("v_reading", "v_reading_line", "v_reading_hidden")
 
 def charts(db: str, ids: list[int]) -> list[list[tuple[Any, ...]]]:
     """Each reading's chart as the chart views give it, in the columns of the first contract
-    version (every revision from 0003 on has them; later versions add columns)."""
+    version (every revision from 0003 on has them; later versions add columns). A moving
+    line without a transform has transform '' before revision 0010 and NULL from it on: read
+    as NULL here."""
     first = contract.history()[0].views
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+
+    def columns(view: str) -> str:
+        return ", ".join("NULLIF(transform, '')" if c == "transform" else c for c in first[view])
+
     try:
         return [
             [
                 row
                 for view in CHART_VIEWS
                 for row in con.execute(
-                    f"SELECT {', '.join(first[view])} FROM {view} WHERE reading_id = ? ORDER BY 2",
-                    (i,),
+                    f"SELECT {columns(view)} FROM {view} WHERE reading_id = ? ORDER BY 2", (i,)
                 )
             ]
             for i in ids

@@ -2,14 +2,12 @@
 of the public views' contract), the view column tables of ``docs/readings.md``, and a
 datasette ``metadata.json``, all from the rows :mod:`yimao_db.kb.meta` collects.
 
-``python -m yimao_db.present.schema_doc [PATH]`` writes ``docs/schema.md`` (or PATH) and
-brings the generated column tables of ``docs/readings.md`` up to date.
+``python -m yimao_db.present.generate`` writes them (with every other generated file).
 """
 
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -17,7 +15,6 @@ from typing import Any
 from yimao_db.kb.meta import Row, meta_rows, seed_passages, sort_key
 from yimao_db.kb.schema.meta import SECTIONS
 from yimao_db.kb.views import contract, views
-from yimao_db.present.sign_doc import signs_md_path, with_catalogue
 
 TITLE = "yimao-db: 程良玉《易冒》卷一 as data"
 DESCRIPTION = (
@@ -213,29 +210,3 @@ def generated_markdown() -> str:
 def readings_md_path() -> Path:
     """``docs/readings.md`` of the source checkout (its view column tables are generated)."""
     return default_markdown_path().with_name("readings.md")
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m yimao_db.present.schema_doc [PATH]``: write ``docs/schema.md`` (or PATH),
-    and bring the generated column tables of ``docs/readings.md`` and the catalogue of
-    ``docs/signs.md`` up to date."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    target = Path(args[0]) if args else default_markdown_path()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(generated_markdown(), encoding="utf-8")
-    sys.stdout.write(f"wrote {target}\n")
-    readings = readings_md_path()
-    if not args and readings.exists():
-        readings.write_text(
-            with_view_columns(readings.read_text(encoding="utf-8")), encoding="utf-8"
-        )
-        sys.stdout.write(f"updated the view columns of {readings}\n")
-    signs = signs_md_path(target)
-    if not args and signs.exists():
-        signs.write_text(with_catalogue(signs.read_text(encoding="utf-8")), encoding="utf-8")
-        sys.stdout.write(f"updated the catalogue of {signs}\n")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
