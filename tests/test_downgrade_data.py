@@ -78,11 +78,15 @@ def downgrade(db: str, revision: str, *, force: bool = False) -> None:
         engine.dispose()
 
 
+# relative to the head: the steps down to 0006 (the revisions are numbered one by one)
+DOWN_TO_0006 = f"-{int(head_revision()) - 6}"
+
+
 @pytest.mark.parametrize(
     ("revision", "says"),
     [
         ("0006", JOURNAL_LOSS),
-        ("-3", JOURNAL_LOSS),
+        (DOWN_TO_0006, JOURNAL_LOSS),
         ("0005", f"{JOURNAL_LOSS} and {MATTER_LOSS}"),
         ("0002", f"{JOURNAL_LOSS}, {MATTER_LOSS} and {READINGS_LOSS}"),
         ("base", f"{JOURNAL_LOSS}, {MATTER_LOSS} and {READINGS_LOSS}"),

@@ -94,16 +94,18 @@ TRANSFORMS_COMMENT = (  # the comment of line_transform.transforms, before and a
 
 
 def _transforms_nullable(nullable: bool) -> None:
+    """line_transform.transforms may be NULL (``nullable``), or not again; on PostgreSQL its
+    comment says which."""
     migrating.set_nullable(op, "line_transform", "transforms", "VARCHAR(40)", nullable=nullable)
     if op.get_bind().dialect.name != "sqlite":
+        now, before = "NULL when none does", "empty when none does"
         op.alter_column(
             "line_transform",
             "transforms",
             existing_type=sa.String(40),
-            existing_nullable=nullable,
-            comment=TRANSFORMS_COMMENT.format(
-                "NULL when none does" if nullable else "empty when none does"
-            ),
+            nullable=nullable,
+            comment=TRANSFORMS_COMMENT.format(now if nullable else before),
+            existing_comment=TRANSFORMS_COMMENT.format(before if nullable else now),
         )
 
 

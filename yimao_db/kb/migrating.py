@@ -190,16 +190,14 @@ def _rebuild(conn: Connection, table: str, body: str) -> None:
 
 
 def set_nullable(op: Operations, table: str, column: str, type_sql: str, *, nullable: bool) -> None:
-    """Let ``table.column`` (of SQL type ``type_sql``, as SQLite's CREATE TABLE text spells
-    it: ``VARCHAR(40)``) hold NULL, or refuse it again. PostgreSQL alters the column; SQLite,
-    which cannot, rebuilds the table from its own CREATE TABLE text with the column's
-    ``NOT NULL`` taken out or put back (rows, constraints, indexes, ``WITHOUT ROWID`` and the
-    views over it unchanged; foreign keys must be off, :func:`require_foreign_keys_off`)."""
+    """SQLite: let ``table.column`` (of SQL type ``type_sql``, as SQLite's CREATE TABLE text
+    spells it: ``VARCHAR(40)``) hold NULL, or refuse it again; nothing on another database
+    (where ``op.alter_column(…, nullable=…)`` does it). SQLite cannot alter a column: the
+    table is rebuilt from its own CREATE TABLE text with the column's ``NOT NULL`` taken out
+    or put back (rows, constraints, indexes, ``WITHOUT ROWID`` and the views over it
+    unchanged; foreign keys must be off, :func:`require_foreign_keys_off`)."""
     conn = op.get_bind()
     if conn.dialect.name != "sqlite":
-        op.execute(
-            f"ALTER TABLE {table} ALTER COLUMN {column} {'DROP' if nullable else 'SET'} NOT NULL"
-        )
         return
     require_foreign_keys_off(op)
     body = _create_sql(conn, table)
