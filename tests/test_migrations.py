@@ -420,3 +420,40 @@ def test_0009_stores_the_chart_tables_without_rowid_and_back(tmp_path: Path) -> 
     build(db)
     assert reading_rows(db) == rows and charts(db, ids) == before
     assert doctor.check(db) == []
+
+
+def transforms_state(db: str) -> tuple[int, int, int, str]:
+    """(NULL transforms, '' transforms, whether the column is NOT NULL, a moving line's
+    transform without one) of a database."""
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        nulls, empties = con.execute(
+            "SELECT SUM(transforms IS NULL), SUM(transforms = '') FROM line_transform"
+        ).fetchone()
+        notnull = next(
+            r[3] for r in con.execute("PRAGMA table_info(line_transform)") if r[1] == "transforms"
+        )
+        (transform,) = con.execute(
+            "SELECT COALESCE(transform, 'NULL') FROM v_reading_line"
+            " WHERE reading_id = (SELECT MAX(reading_id) FROM v_reading) AND is_moving = 1"
+        ).fetchone()
+        return nulls, empties, notnull, transform
+    finally:
+        con.close()
+
+
+def test_0010_makes_no_transform_null_and_back(tmp_path: Path) -> None:
+    """A moving line to which no transform applies: '' before 0010, NULL from it on (the
+    rows of line_transform and the column's NOT NULL with them), and back on a downgrade."""
+    db = str(tmp_path / "transform.db")
+    build(db)
+    cast_into(db, "乾:4", day="乙丑", month="子")  # 壬午 → 辛未: none of the eight
+    assert transforms_state(db) == (62, 0, 0, "NULL")
+    with writer(db) as engine:
+        while step(engine, "-1") != "0009":  # the revision before the one making it NULL
+            pass
+        assert transforms_state(db) == (0, 62, 1, "")
+        while step(engine, "+1") != head_revision():
+            pass
+    assert transforms_state(db) == (62, 0, 0, "NULL")
+    assert doctor.check(db) == []
