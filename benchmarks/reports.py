@@ -11,7 +11,8 @@ Measured against a floor, in one run, medians of ``--repeat`` runs after a warm-
 - one chart: the rows of ``v_reading_line`` joined to ``v_reading`` of one random reading,
   on a connection taken from the reader engine for each (goal ≤ 0.3 ms, flat in N); and,
   beyond the goal, the whole chart a practitioner sees, :func:`yimao_db.readings.chart`
-  (six queries: the reading, its lines, hidden lines, signs, changed lines and names).
+  (five queries, one per view: v_reading, v_reading_line, v_reading_hidden, v_reading_sign,
+  v_reading_changed_line).
 
 Run ``python benchmarks/reports.py`` (1,000,000 readings in a temporary SQLite file; the
 first run takes a few minutes to fill it) or ``--readings 100000`` for a quick look;
@@ -220,7 +221,7 @@ def report(engine: Engine, n: int, repeat: int, fetch_repeat: int) -> None:
 
     for label, fn in (
         ("one chart (v_reading joined to v_reading_line, one reading)", one_chart),
-        ("the whole chart (chart(id): six queries, signs included)", lambda i: chart(i, reader)),
+        ("the whole chart (chart(id): five queries, signs included)", lambda i: chart(i, reader)),
     ):
         times = []
         fn(ids[0])  # warm-up

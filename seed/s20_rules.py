@@ -237,7 +237,7 @@ def chart_rows() -> Rows:
             "changed_branch": c,
             "changed_void": void,
             "changed_break": brk,
-            "transforms": ",".join(found),
+            "transforms": ",".join(found) or None,  # NULL when none applies
             **{column: int(name in found) for column, name in transform_flags.items()},
             **cite("8.14", STANDARD),
         }

@@ -47,7 +47,8 @@ def seed_existing(conn: Any) -> None:
     """Seed the tables a database at an older revision has, as far as their columns go: a
     build at that revision made with today's rules. A table whose key has changed since
     (line_aspect, keyed by yang before 0006) or whose rows its older constraints refuse
-    (matter_preference's 神煞 before 0006) is left empty."""
+    (matter_preference's 神煞 before 0006) is left empty; line_transform before 0012 gets ''
+    where today's rows have NULL."""
     from sqlalchemy import inspect
     from sqlalchemy.exc import IntegrityError
 
@@ -59,10 +60,14 @@ def seed_existing(conn: Any) -> None:
     for table in seeding.seeded_tables(tables):
         if table.name not in names:
             continue
-        columns = {c["name"] for c in insp.get_columns(table.name)}
+        nullable = {c["name"]: c["nullable"] for c in insp.get_columns(table.name)}
+        columns = set(nullable)
         if not {c.name for c in table.primary_key.columns} <= columns:
             continue
         rows = [{k: v for k, v in r.items() if k in columns} for r in tables[table.name]]
+        if table.name == "line_transform" and not nullable["transforms"]:
+            # before 0012 a line without a transform had '' (NOT NULL), from it on NULL
+            rows = [{**r, "transforms": r["transforms"] or ""} for r in rows]
         try:
             with conn.begin_nested():
                 seeding.sync(conn, {table.name: rows})

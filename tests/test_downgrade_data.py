@@ -89,6 +89,10 @@ def downgrade(db: str, revision: str, *, force: bool = False) -> None:
         engine.dispose()
 
 
+# relative to the head: the steps down to 0006 (the revisions are numbered one by one)
+DOWN_TO_0006 = f"-{int(head_revision()) - 6}"
+
+
 @pytest.mark.parametrize(
     ("revision", "says"),
     [

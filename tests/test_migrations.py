@@ -129,17 +129,22 @@ CHART_VIEWS = ("v_reading", "v_reading_line", "v_reading_hidden")
 
 def charts(db: str, ids: list[int]) -> list[list[tuple[Any, ...]]]:
     """Each reading's chart as the chart views give it, in the columns of the first contract
-    version (every revision from 0003 on has them; later versions add columns)."""
+    version (every revision from 0003 on has them; later versions add columns). A moving
+    line without a transform has transform '' before revision 0012 and NULL from it on: read
+    as NULL here."""
     first = contract.history()[0].views
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+
+    def columns(view: str) -> str:
+        return ", ".join("NULLIF(transform, '')" if c == "transform" else c for c in first[view])
+
     try:
         return [
             [
                 row
                 for view in CHART_VIEWS
                 for row in con.execute(
-                    f"SELECT {', '.join(first[view])} FROM {view} WHERE reading_id = ? ORDER BY 2",
-                    (i,),
+                    f"SELECT {columns(view)} FROM {view} WHERE reading_id = ? ORDER BY 2", (i,)
                 )
             ]
             for i in ids
@@ -441,4 +446,41 @@ def test_0009_stores_the_chart_tables_without_rowid_and_back(tmp_path: Path) -> 
         assert moved <= without_rowid(db)
     build(db)
     assert reading_rows(db) == rows and charts(db, ids) == before
+    assert doctor.check(db) == []
+
+
+def transforms_state(db: str) -> tuple[int, int, int, str]:
+    """(NULL transforms, '' transforms, whether the column is NOT NULL, a moving line's
+    transform without one) of a database."""
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        nulls, empties = con.execute(
+            "SELECT SUM(transforms IS NULL), SUM(transforms = '') FROM line_transform"
+        ).fetchone()
+        notnull = next(
+            r[3] for r in con.execute("PRAGMA table_info(line_transform)") if r[1] == "transforms"
+        )
+        (transform,) = con.execute(
+            "SELECT COALESCE(transform, 'NULL') FROM v_reading_line"
+            " WHERE reading_id = (SELECT MAX(reading_id) FROM v_reading) AND is_moving = 1"
+        ).fetchone()
+        return nulls, empties, notnull, transform
+    finally:
+        con.close()
+
+
+def test_0012_makes_no_transform_null_and_back(tmp_path: Path) -> None:
+    """A moving line to which no transform applies: '' before 0012, NULL from it on (the
+    rows of line_transform and the column's NOT NULL with them), and back on a downgrade."""
+    db = str(tmp_path / "transform.db")
+    build(db)
+    cast_into(db, "乾:4", day="乙丑", month="子")  # 壬午 → 辛未: none of the eight
+    assert transforms_state(db) == (62, 0, 0, "NULL")
+    with writer(db) as engine:
+        while step(engine, "-1") != "0011":  # the revision before the one making it NULL
+            pass
+        assert transforms_state(db) == (0, 62, 1, "")
+        while step(engine, "+1") != head_revision():
+            pass
+    assert transforms_state(db) == (62, 0, 0, "NULL")
     assert doctor.check(db) == []

@@ -286,7 +286,7 @@ def test_advancing_and_retreating_pairs_that_arise(engine: Engine) -> None:
     assert len(rows) == 384
     for branch, changed, transform in rows:
         for name in pairs:
-            if name in transform.split(","):
+            if name in (transform or "").split(","):
                 pairs[name].add((branch, changed))
     assert pairs["化進神"] == {("丑", "辰"), ("寅", "卯"), ("未", "戌"), ("申", "酉")}
     assert pairs["化退神"] == {("辰", "丑"), ("卯", "寅"), ("戌", "未"), ("酉", "申")}
@@ -312,16 +312,21 @@ def test_still_lines_have_no_change(engine: Engine) -> None:
     assert lines_by(still, "is_moving") == [0] * 6
 
 
-def test_moving_without_transform_is_empty_not_null(engine: Engine) -> None:
-    """A moving line to which none of the eight applies has transform '' (NULL = still)."""
-    for lines in ("乾:2", "乾:3", "乾:4", "坤:1", "坤:2"):
-        c = cast_chart(engine, lines, day="甲子", month="寅")
-        for line in c.lines:
-            if line.is_moving:
-                assert line.transform is not None
+def test_no_transform_is_null_on_a_moving_line_as_on_a_still_one(engine: Engine) -> None:
+    """A moving line to which none of the eight applies has transform NULL, as a still line
+    has: is_moving (and the changed line's own columns) tell the two apart."""
     c = cast_chart(engine, "乾:4", day="乙丑", month="子")  # 壬午 → 辛未
     (line,) = [line for line in c.lines if line.is_moving]
-    assert (line.ganzhi, line.changed_ganzhi, line.transform) == ("壬午", "辛未", "")
+    assert (line.ganzhi, line.changed_ganzhi, line.transform) == ("壬午", "辛未", None)
+    assert [line.transform for line in c.lines] == [None] * 6
+    with engine.connect() as conn:
+        (empty,) = conn.execute(
+            text("SELECT COUNT(*) FROM line_transform WHERE transforms = ''")
+        ).one()
+        (none,) = conn.execute(
+            text("SELECT COUNT(*) FROM line_transform WHERE transforms IS NULL")
+        ).one()
+    assert (empty, none) == (0, 62)  # of the 12 × 12 × 2 × 2 = 576 rows
 
 
 def test_moving_lines_listed(engine: Engine) -> None:

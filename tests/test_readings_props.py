@@ -2,8 +2,9 @@
 
 The expected chart is :func:`yimao_db.kb.expected.chart.chart`, computed from the rule functions
 alone (the same functions the rule tables are seeded from); ``v_reading``,
-``v_reading_line``, ``v_reading_hidden``, ``v_reading_nuclear`` and ``v_reading_sign``
-assemble it by joins, so a wrong join shows up as a difference in a named column or sign.
+``v_reading_line``, ``v_reading_hidden``, ``v_reading_nuclear``, ``v_reading_sign`` and
+``v_reading_changed_line`` assemble it by joins, so a wrong join shows up as a difference in
+a named column or sign. Every value is also of the kind its column is declared with.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from yimao_db.db import writer_engine
 from yimao_db.kb.expected.chart import expected_chart
 from yimao_db.kb.rules import spirits
 from yimao_db.kb.rules.ganzhi import sixty
+from yimao_db.kb.views import views
 from yimao_db.readings import Chart, cast, chart
 
 BRANCHES = "子丑寅卯辰巳午未申酉戌亥"
@@ -35,7 +37,25 @@ def engine(fresh_db: str) -> Iterator[Engine]:
 
 
 MATTERS = ("功名", "財利", "獄訟", "憂患")
-ORDERED = ("v_reading_line", "v_reading_hidden", "v_reading_nuclear")
+ORDERED = ("v_reading_line", "v_reading_hidden", "v_reading_nuclear", "v_reading_changed_line")
+PY_TYPES = {"text": str, "integer": int, "flag": int, "integers": str, "texts": str}
+
+
+def typed_as_declared(view: str, rows: list[dict[str, Any]]) -> None:
+    """Every value is of its column's declared kind, NULL only where the column may be
+    (the chart's classes and its JSON Schema are generated from these declarations)."""
+    for row in rows:
+        assert list(row) == list(views()[view].column_names), view
+        for col in views()[view].columns:
+            value = row[col.name]
+            if value is None:
+                assert col.null, f"{view}.{col.name} is NULL, declared not null"
+            else:
+                assert isinstance(value, PY_TYPES[col.kind]), f"{view}.{col.name}: {value!r}"
+                if col.kind == "flag":
+                    assert value in (0, 1), f"{view}.{col.name}: {value!r}"
+                elif col.kind in ("integers", "texts"):
+                    assert value == "" or "" not in str(value).split(","), f"{view}.{col.name}"
 
 
 def view_rows(engine: Engine, view: str, reading_id: int) -> list[dict[str, Any]]:
@@ -83,6 +103,20 @@ def check(engine: Engine, values: str, c: Chart) -> None:
     assert sorted(({k: r[k] for k in r if k != "reading_id"} for r in signs), key=repr) == sorted(
         want.signs, key=repr
     ), values
+    changed = view_rows(engine, "v_reading_changed_line", c.reading_id)
+    assert [{k: r[k] for k in r if k != "reading_id"} for r in changed] == list(
+        want.changed_lines
+    ), values
+    assert len(changed) in (0, 6) and (len(changed) == 6) == (head["changed_king_wen"] is not None)
+    for view, rows in (
+        ("v_reading", [head]),
+        ("v_reading_line", lines),
+        ("v_reading_hidden", hidden),
+        ("v_reading_nuclear", nuclear),
+        ("v_reading_sign", signs),
+        ("v_reading_changed_line", changed),
+    ):
+        typed_as_declared(view, rows)
 
 
 def test_random_casts_at_random_pillars(engine: Engine) -> None:

@@ -254,6 +254,6 @@ def test_import_refuses_a_bad_matter_and_writes_nothing(
 
 def test_docs_signs_md_lists_every_sign_as_the_rules_give_it() -> None:
     text_ = (ROOT / "docs" / "signs.md").read_text(encoding="utf-8")
-    assert text_ == with_catalogue(text_), "run `python -m yimao_db.present.schema_doc`"
+    assert text_ == with_catalogue(text_), "run `python -m yimao_db.present.generate`"
     for s in SIGNS:
         assert f"\n| {s.name} | {s.subject} | {s.polarity} | {s.weight} |" in text_, s.name

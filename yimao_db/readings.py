@@ -2,14 +2,14 @@
 
 :func:`cast` validates everything first and then writes one reading in one transaction, so
 bad input writes nothing. :func:`chart` reads ``v_reading``, ``v_reading_line``,
-``v_reading_hidden`` and ``v_reading_sign``; no derived value is computed in Python.
+``v_reading_hidden``, ``v_reading_sign`` and ``v_reading_changed_line`` into the classes of
+:mod:`yimao_db.chart_rows`; no derived value is computed in Python.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
@@ -19,246 +19,47 @@ from sqlalchemy.engine import URL
 from yimao_db import casting, dialect, lookup
 from yimao_db.calendar.civiltime import default_tz, parse_at
 from yimao_db.calendar.moment import Moment, moment_from_pillars, moment_of, parse_pillars
+from yimao_db.chart_rows import COLUMNS
+from yimao_db.chart_rows import ChangedLine as ChangedLine
+from yimao_db.chart_rows import Chart as Chart
+from yimao_db.chart_rows import ChartLine as ChartLine
+from yimao_db.chart_rows import ChartSign as ChartSign
+from yimao_db.chart_rows import HiddenLine as HiddenLine
 from yimao_db.db import driver_error, reader_engine, writer_engine
 from yimao_db.errors import UsageError, shown
 from yimao_db.kb.rules.keys import KEY_COLUMNS, reading_keys
 from yimao_db.kb.vocab import NAJIA_VARIANTS
-
-# The chart as typed objects: one field per column of the view it is read from, in the
-# view's order (tests/test_docs.py holds these to the contracts in yimao_db.kb.views).
 
 # SQLite stores no value, and no row, over 10⁹ bytes (SQLITE_MAX_LENGTH); PostgreSQL no text
 # over 1 GB. The rest of a reading's row takes well under the margin left here.
 QUESTION_MAX_BYTES = 999_000_000
 
 
-@dataclass(frozen=True)
-class ChartLine:
-    """A row of v_reading_line (without reading_id)."""
-
-    position: int
-    value: int
-    is_moving: int
-    stem: str
-    branch: str
-    element: str
-    relative: str
-    spirit: str
-    hour_spirit: str | None
-    month_spirit: str | None
-    noble_general: str | None
-    is_world: int
-    is_response: int
-    is_between: int
-    mansion: str
-    is_dusk_mansion: int
-    is_void: int
-    is_month_break: int
-    is_day_clash: int
-    strength: str
-    stage: str
-    changed_stem: str | None
-    changed_branch: str | None
-    changed_element: str | None
-    changed_relative: str | None
-    transform: str | None
-    ganzhi: str
-    changed_ganzhi: str | None
-    day_on: int
-    day_generates: int
-    day_helps: int
-    day_controls: int
-    day_combines: int
-    month_on: int
-    month_generates: int
-    month_helps: int
-    month_controls: int
-    month_combines: int
-    changed_is_void: int | None
-    changed_is_month_break: int | None
-    changed_is_day_clash: int | None
+def _chart_query(view: str, order: str = "") -> str:
+    """SELECT the columns of a chart view for one reading; ``:id`` is the reading id."""
+    return f"SELECT {', '.join(COLUMNS[view])} FROM {view} WHERE reading_id = :id{order}"
 
 
-@dataclass(frozen=True)
-class HiddenLine:
-    """A row of v_reading_hidden (without reading_id)."""
-
-    position: int
-    relative: str
-    ganzhi: str
-    element: str
-    over_ganzhi: str
-    is_void: int
-    is_month_break: int
-    strength: str
-    stage: str
-    stem: str
-    branch: str
-    over_relative: str
-    is_day_clash: int
-    day_on: int
-    day_generates: int
-    day_helps: int
-    day_controls: int
-    day_combines: int
-    month_on: int
-    month_generates: int
-    month_helps: int
-    month_controls: int
-    month_combines: int
-
-
-@dataclass(frozen=True)
-class ChartSign:
-    """A row of v_reading_sign (without reading_id): a judgment that fires for the reading."""
-
-    sign: str
-    position: int | None
-    subject: str
-    polarity: str
-    weight: int
-    passage: str | None
-    basis: str
-
-
-@dataclass(frozen=True)
-class ChangedLine:
-    """A line of the changed hexagram (all six, moving or not): its najia and its relative
-    against the primary hexagram's palace."""
-
-    position: int
-    yang: int
-    stem: str
-    branch: str
-    element: str
-    relative: str
-    ganzhi: str
-
-
-@dataclass(frozen=True)
-class Chart:
-    """The row of v_reading, with the reading's lines and hidden spirits."""
-
-    reading_id: int
-    question: str | None
-    cast_at: str | None
-    tz: str | None
-    year_gz: str | None
-    month_gz: str | None
-    day_gz: str
-    hour_gz: str | None
-    void_branches: str
-    primary_king_wen: int
-    primary_name: str
-    changed_king_wen: int | None
-    changed_name: str | None
-    palace: str
-    moving_lines: str
-    nuclear_king_wen: int
-    is_liuchong: int
-    is_liuhe: int
-    generation_name: str
-    gua_shen: str
-    gua_shen_positions: str
-    shi_shen_line: int
-    created_at: str
-    method: str
-    cast_input: str | None
-    month_branch: str
-    solar_term: str | None
-    half_year: str | None
-    early_rat: int
-    najia_variant: str
-    primary_bits: str
-    changed_bits: str | None
-    primary_short_name: str
-    changed_short_name: str | None
-    year_relative: str | None
-    month_relative: str
-    day_relative: str
-    hour_relative: str | None
-    matter: str | None
-    outcome: str | None
-    outcome_on: str | None
-    note_count: int
-    tag_count: int
-    lines: tuple[ChartLine, ...]
-    hidden: tuple[HiddenLine, ...]
-    signs: tuple[ChartSign, ...] = ()
-    # beside v_reading: the changed hexagram's six lines, its palace and generation, the
-    # 互卦's name (read by EXTRA_QUERIES, joins of rule tables like the views')
-    changed_lines: tuple[ChangedLine, ...] = ()
-    changed_palace: str | None = None
-    changed_generation_name: str | None = None
-    nuclear_name: str | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        """The chart as JSON-ready data: lines, hidden spirits and signs as lists of dicts."""
-        data = asdict(self)
-        for part in PARTS:
-            data[part] = list(data[part])
-        return data
-
-
-PARTS = ("lines", "hidden", "signs", "changed_lines")  # fields of Chart read as rows
-EXTRAS = ("changed_palace", "changed_generation_name", "nuclear_name")  # beside v_reading
-
-
-def _columns(cls: type[Any], *, without: tuple[str, ...] = ()) -> tuple[str, ...]:
-    return tuple(f.name for f in fields(cls) if f.name not in without)
-
-
-# The columns read, in the order of the classes' fields, which is the order of the views'
-# contracts (tests/test_docs.py holds the two equal): no view declaration is loaded to read
-# a chart.
-HEAD_COLUMNS = _columns(Chart, without=PARTS + EXTRAS)
-LINE_COLUMNS_READ = ("reading_id", *_columns(ChartLine))
-HIDDEN_COLUMNS_READ = ("reading_id", *_columns(HiddenLine))
-SIGN_COLUMNS_READ = ("reading_id", *_columns(ChartSign))
-
-
-def _chart_query(view: str, columns: tuple[str, ...], order: str = "") -> str:
-    """SELECT ``columns`` of a view for one reading; ``:id`` is the reading id."""
-    return f"SELECT {', '.join(columns)} FROM {view} WHERE reading_id = :id{order}"
-
-
+# The chart's views, read in the order of their classes' fields (yimao_db/chart_rows.py,
+# generated from the declarations: no declaration is loaded to read a chart).
 CHART_QUERIES = (
-    _chart_query("v_reading", HEAD_COLUMNS),
-    _chart_query("v_reading_line", LINE_COLUMNS_READ, " ORDER BY position"),
-    _chart_query("v_reading_hidden", HIDDEN_COLUMNS_READ, " ORDER BY position"),
+    _chart_query("v_reading"),
+    _chart_query("v_reading_line", " ORDER BY position"),
+    _chart_query("v_reading_hidden", " ORDER BY position"),
     # weightier signs first, then by line (the whole reading before line 1), then in the
     # order of the catalogue (an integer: the same on every backend, whatever its collation)
-    "SELECT " + ", ".join(f"s.{c}" for c in SIGN_COLUMNS_READ) + " FROM v_reading_sign s"
+    "SELECT " + ", ".join(f"s.{c}" for c in COLUMNS["v_reading_sign"]) + " FROM v_reading_sign s"
     " JOIN sign g ON g.name = s.sign WHERE s.reading_id = :id"
     " ORDER BY s.weight DESC, COALESCE(s.position, 0), g.ordinal",
+    _chart_query("v_reading_changed_line", " ORDER BY position"),
 )
 
 
-CHANGED_LINES_QUERY = """
-SELECT cl.position, cl.yang, ln.stem, cl.branch, cl.element, er.relative, ln.ganzhi
-FROM reading r
-JOIN hexagram p ON p.king_wen = r.primary_kw
-JOIN trigram pt ON pt.name = p.palace
-JOIN hexagram_line cl ON cl.king_wen = r.changed_kw
-JOIN line_najia ln
-  ON ln.king_wen = cl.king_wen AND ln.position = cl.position AND ln.half_year = r.najia_half
-JOIN element_relation er ON er.me = pt.element AND er.other = cl.element
-WHERE r.id = :id ORDER BY cl.position"""
-NAMES_QUERY = """
-SELECT c.palace, g.name, n.name
-FROM reading r
-JOIN hexagram_pattern hp ON hp.king_wen = r.primary_kw
-JOIN hexagram n ON n.king_wen = hp.nuclear_king_wen
-LEFT JOIN hexagram c ON c.king_wen = r.changed_kw
-LEFT JOIN generation g ON g.ordinal = c.generation
-WHERE r.id = :id"""
-
-
 def read_chart(conn: Connection, reading_id: int) -> Chart:
-    """The chart of one reading: six queries in one snapshot, on the driver's own cursor
+    """The chart of one reading: five queries in one snapshot, on the driver's own cursor
     (a chart is read often; the columns arrive in the order of the classes' fields)."""
-    head_sql, lines_sql, hidden_sql, signs_sql, changed_sql, names_sql = (
-        dialect.named_params(conn, q) for q in (*CHART_QUERIES, CHANGED_LINES_QUERY, NAMES_QUERY)
+    head_sql, lines_sql, hidden_sql, signs_sql, changed_sql = (
+        dialect.named_params(conn, q) for q in CHART_QUERIES
     )
     params = {"id": reading_id}
     try:
@@ -268,20 +69,16 @@ def read_chart(conn: Connection, reading_id: int) -> Chart:
             hidden = cursor.execute(hidden_sql, params).fetchall()
             signs = cursor.execute(signs_sql, params).fetchall()
             changed = cursor.execute(changed_sql, params).fetchall()
-            names = cursor.execute(names_sql, params).fetchone()
     except Exception as exc:  # the driver's own, raised outside SQLAlchemy
         raise driver_error(conn, exc) from exc
     if head is None:
         raise UsageError(f"no reading with id {reading_id}")
     return Chart(
-        **dict(zip(HEAD_COLUMNS, head, strict=True)),
+        **dict(zip(COLUMNS["v_reading"], head, strict=True)),
         lines=tuple(ChartLine(*row[1:]) for row in lines),
         hidden=tuple(HiddenLine(*row[1:]) for row in hidden),
         signs=tuple(ChartSign(*row[1:]) for row in signs),
-        changed_lines=tuple(ChangedLine(*row) for row in changed),
-        changed_palace=names[0] if names else None,
-        changed_generation_name=names[1] if names else None,
-        nuclear_name=names[2] if names else None,
+        changed_lines=tuple(ChangedLine(*row[1:]) for row in changed),
     )
 
 

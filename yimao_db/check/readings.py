@@ -23,7 +23,8 @@ computed from it. Each reading is checked for:
   ``najia_half``) are what :func:`yimao_db.kb.rules.keys.reading_keys` gives the lines;
 * **the seasonal najia** needs a half-year; ``created_at`` is a UTC ISO 8601 time;
 * **the chart**: ``v_reading`` gives the reading one row and ``v_reading_line`` six, and every
-  value of its chart equals the expected chart of its inputs
+  value of its chart (the head, its lines, hidden spirits and changed lines) equals the
+  expected chart of its inputs
   (:func:`yimao_db.kb.expected.chart.expected_chart`).
   Given sound reference tables (checked before, row by row against the rules), a chart is a
   function of the reading's keys and moment, so the views run for one reading per distinct
@@ -638,14 +639,19 @@ def chart_differences(
         for column, value in want.head.items()
         if got[column] != value
     ]
-    for kind, rows in (("lines", want.lines), ("hidden", want.hidden)):
+    parts = (
+        ("lines", "line", want.lines),
+        ("hidden", "hidden", want.hidden),
+        ("changed_lines", "changed line", want.changed_lines),
+    )
+    for kind, one, rows in parts:
         stored = got[kind]
         if len(stored) != len(rows):
             found.append(f"{len(stored)} {kind} rows, the rules give {len(rows)}")
             continue
         for have, expected in zip(stored, rows, strict=True):
             found += [
-                f"{kind[:-1] if kind == 'lines' else 'hidden'} {expected['position']}: "
+                f"{one} {expected['position']}: "
                 f"{column} is {shown(have[column])}, the rules give {shown(value)}"
                 for column, value in expected.items()
                 if have[column] != value

@@ -154,12 +154,22 @@ def rebuild_sqlite_tables(op: Operations, tables: Sequence[str], *, with_rowid: 
 
 
 def _rebuild_sqlite_table(conn: Connection, table: str, with_rowid: bool) -> None:
-    sql = conn.exec_driver_sql(
-        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
-    ).scalar_one()
-    body = sql.rstrip()
+    body = _create_sql(conn, table)
     if (_WITHOUT_ROWID.search(body) is None) == with_rowid:
         return
+    _rebuild(conn, table, _WITHOUT_ROWID.sub(")", body) if with_rowid else body + " WITHOUT ROWID")
+
+
+def _create_sql(conn: Connection, table: str) -> str:
+    sql: str = conn.exec_driver_sql(
+        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
+    ).scalar_one()
+    return sql.rstrip()
+
+
+def _rebuild(conn: Connection, table: str, body: str) -> None:
+    """Copy ``table`` into a new table made by the CREATE TABLE text ``body``, drop it, and
+    give the new one its name and indexes (legacy_alter_table on, foreign keys off)."""
     indexes = [
         row[0]
         for row in conn.exec_driver_sql(
@@ -168,7 +178,6 @@ def _rebuild_sqlite_table(conn: Connection, table: str, with_rowid: bool) -> Non
             (table,),
         )
     ]
-    body = _WITHOUT_ROWID.sub(")", body) if with_rowid else body + " WITHOUT ROWID"
     temp = f"_rebuild_{table}"
     match = _CREATE_TABLE.match(body)
     assert match is not None and match.group(2) == table, body[:60]
@@ -178,6 +187,32 @@ def _rebuild_sqlite_table(conn: Connection, table: str, with_rowid: bool) -> Non
     conn.exec_driver_sql(f'ALTER TABLE "{temp}" RENAME TO "{table}"')
     for index in indexes:
         conn.exec_driver_sql(index)
+
+
+def set_nullable(op: Operations, table: str, column: str, type_sql: str, *, nullable: bool) -> None:
+    """SQLite: let ``table.column`` (of SQL type ``type_sql``, as SQLite's CREATE TABLE text
+    spells it: ``VARCHAR(40)``) hold NULL, or refuse it again; nothing on another database
+    (where ``op.alter_column(…, nullable=…)`` does it). SQLite cannot alter a column: the
+    table is rebuilt from its own CREATE TABLE text with the column's ``NOT NULL`` taken out
+    or put back (rows, constraints, indexes, ``WITHOUT ROWID`` and the views over it
+    unchanged; foreign keys must be off, :func:`require_foreign_keys_off`)."""
+    conn = op.get_bind()
+    if conn.dialect.name != "sqlite":
+        return
+    require_foreign_keys_off(op)
+    body = _create_sql(conn, table)
+    strict, loose = f"\n\t{column} {type_sql} NOT NULL,", f"\n\t{column} {type_sql},"
+    old, new = (strict, loose) if nullable else (loose, strict)
+    if body.count(old) != 1:
+        if body.count(new) == 1:
+            return  # already so
+        raise ValueError(f"{table}.{column} {type_sql} is not in the table's SQL: {body[:200]}")
+    legacy = conn.exec_driver_sql("PRAGMA legacy_alter_table").scalar()
+    conn.exec_driver_sql("PRAGMA legacy_alter_table = ON")
+    try:
+        _rebuild(conn, table, body.replace(old, new))
+    finally:
+        conn.exec_driver_sql(f"PRAGMA legacy_alter_table = {'ON' if legacy else 'OFF'}")
 
 
 # --- downgrades that would delete what people stored ------------------------------------------

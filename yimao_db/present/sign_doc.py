@@ -5,7 +5,7 @@ The block between ``<!-- families:begin -->`` and ``<!-- families:end -->`` is t
 the families (``FAMILIES``): each rule table, what its key reads and the signs it holds. The
 block between ``<!-- signs:begin -->`` and ``<!-- signs:end -->`` is one table per chart
 group: every sign with its subject, polarity, weight, condition in words, meaning, passage,
-basis and the rule table holding its condition. ``python -m yimao_db.present.schema_doc``
+basis and the rule table holding its condition. ``python -m yimao_db.present.generate``
 rewrites both; a test fails when the committed file is stale.
 """
 

@@ -41,7 +41,13 @@ from yimao_db.web.site import DATABASE, STATIC, Group, Site
 
 hookimpl = pluggy.HookimplMarker("datasette")  # datasette's own marker, typed
 SITE_ATTR = "yimao_site"
-READING_VIEWS = ("v_reading", "v_reading_line", "v_reading_hidden", "v_reading_cast")
+READING_VIEWS = (
+    "v_reading",
+    "v_reading_line",
+    "v_reading_hidden",
+    "v_reading_changed_line",
+    "v_reading_cast",
+)
 HEXAGRAM_VIEWS = ("v_hexagram", "v_line", "v_hidden", "v_hexagram_pattern")
 # datasette's pages that show the file's path, the server's threads or its software
 HIDDEN_PAGES = ("databases", "threads", "versions", "plugins")

@@ -2,11 +2,11 @@
 
 :func:`~yimao_db.kb.rules.keys.reading_keys` (in :mod:`yimao_db.kb.rules.keys`, which casting
 imports without the rest) gives the keys a reading stores with its lines (primary and
-changed hexagram, moving-line mask, najia half); :func:`chart` gives every value the chart
-views ``v_reading``, ``v_reading_line``, ``v_reading_hidden``, ``v_reading_nuclear`` and
-``v_reading_sign`` derive, keyed by their column names. The views compute the same by
-joining the rule tables seeded from these functions; the tests compare the two on random
-readings and ``yimao check`` uses them to verify stored readings.
+changed hexagram, moving-line mask, najia half); :func:`expected_chart` gives every value the
+chart views ``v_reading``, ``v_reading_line``, ``v_reading_hidden``, ``v_reading_nuclear``,
+``v_reading_sign`` and ``v_reading_changed_line`` derive, keyed by their column names. The
+views compute the same by joining the rule tables seeded from these functions; the tests
+compare the two on random readings and ``yimao check`` uses them to verify stored readings.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ class ExpectedChart:
     hidden: tuple[Row, ...]  # v_reading_hidden without reading_id, by position
     nuclear: tuple[Row, ...] = ()  # v_reading_nuclear without reading_id, line 1 first
     signs: tuple[Row, ...] = ()  # v_reading_sign without reading_id, in no particular order
+    changed_lines: tuple[Row, ...] = ()  # v_reading_changed_line without reading_id, line 1 first
 
 
 BEARINGS = ("on", "generates", "helps", "controls", "combines")
@@ -124,6 +125,9 @@ def expected_chart(
         "day_relative": _relative_of(primary.palace_element, day_branch),
         "hour_relative": _relative_of(primary.palace_element, hour_branch),
         "matter": matter,
+        "changed_palace": changed.palace if changed else None,
+        "changed_generation_name": f.generations[changed.generation] if changed else None,
+        "nuclear_name": table[nuclear_bits(primary.bits)].name,
     }
 
     lines = []
@@ -180,7 +184,7 @@ def expected_chart(
                 # against the primary hexagram's palace (§6, standard)
                 changed_relative=relative(primary.palace_element, c_element),
                 changed_ganzhi=c_stem + c_branch,
-                transform=",".join(found),
+                transform=",".join(found) or None,  # NULL when none applies
                 changed_is_void=int(c_void),
                 changed_is_month_break=int(c_break),
                 changed_is_day_clash=int(day_month.is_day_clash(day_branch, c_branch)),
@@ -222,6 +226,22 @@ def expected_chart(
                 "relative": relative(primary.palace_element, line.element),
             }
         )
+    changed_lines = []
+    if changed is not None:
+        for line in changed.lines:
+            stem, _ = _ganzhi(changed.bits, line.position, half)
+            changed_lines.append(
+                {
+                    "position": line.position,
+                    "yang": int(line.yang),
+                    "stem": stem,
+                    "branch": line.branch,
+                    "element": line.element,
+                    # against the primary hexagram's palace (§6.2 commentary)
+                    "relative": relative(primary.palace_element, line.element),
+                    "ganzhi": stem + line.branch,
+                }
+            )
     fired = expected_signs(
         values,
         day_gz=day_gz,
@@ -243,4 +263,6 @@ def expected_chart(
         }
         for f in fired
     )
-    return ExpectedChart(head, tuple(lines), tuple(hidden), tuple(nuclear), sign_rows)
+    return ExpectedChart(
+        head, tuple(lines), tuple(hidden), tuple(nuclear), sign_rows, tuple(changed_lines)
+    )

@@ -328,8 +328,9 @@ line_transform = table(
     col(
         "transforms",
         String(40),
+        nullable=True,
         comment="The transforms that apply, joined by ',' in the order 化進神 化退神 回頭生 "
-        "回頭克 化空 化破 化墓 化絕; empty when none does",
+        "回頭克 化空 化破 化墓 化絕; NULL when none does",
     ),
     col("is_advance", Integer, comment="1 for 化進神"),
     col("is_retreat", Integer, comment="1 for 化退神"),

@@ -19,9 +19,36 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from yimao_db.kb.views.base import BITS, FLAG, KING_WEN, POSITION, Col, View, col
+from yimao_db.kb.views.base import (
+    BITS,
+    FLAG,
+    FLAG_OR_NULL,
+    KING_WEN,
+    POSITION,
+    POSITIONS,
+    READING,
+    Col,
+    Kind,
+    View,
+    col,
+)
 
-__all__ = ["BITS", "FLAG", "KING_WEN", "POSITION", "Col", "View", "closure", "col", "uses", "views"]
+__all__ = [
+    "BITS",
+    "FLAG",
+    "FLAG_OR_NULL",
+    "KING_WEN",
+    "POSITION",
+    "POSITIONS",
+    "READING",
+    "Col",
+    "Kind",
+    "View",
+    "closure",
+    "col",
+    "uses",
+    "views",
+]
 
 
 @cache

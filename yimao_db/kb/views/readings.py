@@ -16,7 +16,17 @@ How these are written (docs/performance.md has the figures):
 
 from __future__ import annotations
 
-from yimao_db.kb.views.base import BITS, FLAG, KING_WEN, POSITION, View, col
+from yimao_db.kb.views.base import (
+    BITS,
+    FLAG,
+    FLAG_OR_NULL,
+    KING_WEN,
+    POSITION,
+    POSITIONS,
+    READING,
+    View,
+    col,
+)
 
 V_MONTH_SPIRIT_BRANCH = View(
     "v_month_spirit_branch",
@@ -43,7 +53,7 @@ V_READING_CAST = View(
     "Kept for compatibility: reading holds these as keys (primary_kw, changed_kw, "
     "moving_mask).",
     (
-        col("reading_id", "The reading", "FK reading.id"),
+        col("reading_id", "The reading", READING),
         col("primary_bits", "本卦 bits: 7 and 9 are yang", BITS),
         col("changed_bits", "變卦 bits: 6 and 9 flipped", BITS),
         col("moving_lines", "Positions of the moving lines joined by ','", "e.g. 1,4"),
@@ -70,10 +80,15 @@ V_READING = View(
     "moment's branches and the matter asked about, all joined from the reference and rule "
     "tables.",
     (
-        col("reading_id", "The reading", "FK reading.id"),
-        col("question", "The question, verbatim"),
-        col("cast_at", "The moment as local civil time with offset, ISO 8601"),
-        col("tz", "IANA time zone of cast_at"),
+        col("reading_id", "The reading", READING),
+        col("question", "The question, verbatim", null=True),
+        col(
+            "cast_at",
+            "The moment as local civil time with offset, ISO 8601; NULL for a reading given as "
+            "pillars",
+            null=True,
+        ),
+        col("tz", "IANA time zone of cast_at", null=True),
         col("year_gz", "Year pillar", "FK ganzhi.name or NULL"),
         col("month_gz", "Month pillar", "FK ganzhi.name or NULL"),
         col("day_gz", "Day pillar", "FK ganzhi.name"),
@@ -81,13 +96,18 @@ V_READING = View(
         col("void_branches", "The day's two void branches 旬空", "two branches"),
         col("primary_king_wen", "本卦, the primary hexagram", KING_WEN),
         col("primary_name", "The primary hexagram's full name", "FK hexagram.name"),
-        col("changed_king_wen", "變卦, the changed hexagram; NULL with no moving line", KING_WEN),
+        col(
+            "changed_king_wen",
+            "變卦, the changed hexagram; NULL with no moving line",
+            KING_WEN + " or NULL",
+        ),
         col("changed_name", "The changed hexagram's full name", "FK hexagram.name or NULL"),
         col("palace", "The primary hexagram's palace", "FK palace.name"),
         col(
             "moving_lines",
-            "Positions of the moving lines joined by ','; empty when none",
-            "e.g. 1,4",
+            "Positions of the moving lines joined by ',', e.g. 1,4; empty when none",
+            POSITIONS,
+            kind="integers",
         ),
         col(
             "nuclear_king_wen",
@@ -108,20 +128,33 @@ V_READING = View(
         ),
         col("generation_name", "The primary's generation; 遊魂 change, 歸魂 return (§8.5)"),
         col("gua_shen", "卦身 branch of the primary hexagram (§9.1)", "FK branch.name"),
-        col("gua_shen_positions", "Lines holding the 卦身, joined by ',' (§9.1)"),
+        col(
+            "gua_shen_positions",
+            "Lines holding the 卦身, joined by ','; empty when none does (§9.1)",
+            POSITIONS,
+            kind="integers",
+        ),
         col("shi_shen_line", "世身 line of the primary hexagram (§9.1)", POSITION),
         col("created_at", "When the reading was stored, UTC ISO 8601"),
         col("method", "How it was cast", "values/coins/notation/hexagram/random"),
-        col("cast_input", "What was typed to cast it (NULL for random)"),
+        col("cast_input", "What was typed to cast it (NULL for random)", null=True),
         col("month_branch", "月建, the month's branch", "FK branch.name"),
-        col("solar_term", "The solar term in force at cast_at"),
+        col("solar_term", "The solar term in force at cast_at; NULL with no cast_at", null=True),
         col("half_year", "冬至後 or 夏至後 at cast_at (§4.3)", "冬至後/夏至後 or NULL"),
         col("early_rat", "1 if 23:00–24:00 counted as the next day (早子時)", FLAG),
         col("najia_variant", "fixed (default) or seasonal 二老時遷 (§4.3)", "fixed/seasonal"),
         col("primary_bits", "The primary hexagram's bits", BITS),
-        col("changed_bits", "The changed hexagram's bits; NULL with no moving line"),
+        col(
+            "changed_bits",
+            "The changed hexagram's bits; NULL with no moving line",
+            BITS + " or NULL",
+        ),
         col("primary_short_name", "The primary hexagram's short name"),
-        col("changed_short_name", "The changed hexagram's short name"),
+        col(
+            "changed_short_name",
+            "The changed hexagram's short name; NULL with no moving line",
+            null=True,
+        ),
         col(
             "year_relative",
             "The relative the year branch is to the palace (§6.2 commentary: the moment's "
@@ -144,10 +177,25 @@ V_READING = View(
             "The kind of matter asked about (§9.5): 功名 財利 獄訟 憂患; NULL if not said",
             "FK matter.name or NULL",
         ),
-        col("outcome", "What happened, as recorded: hit, miss or partial; NULL if none yet"),
-        col("outcome_on", "The day the outcome happened, ISO 8601 date; NULL if none"),
+        col(
+            "outcome",
+            "What happened, as recorded: hit, miss or partial; NULL if none yet",
+            "hit/miss/partial or NULL",
+        ),
+        col("outcome_on", "The day the outcome happened, ISO 8601 date; NULL if none", null=True),
         col("note_count", "How many notes the reading has", "0.."),
         col("tag_count", "How many tags the reading has", "0.."),
+        col(
+            "changed_palace",
+            "The changed hexagram's palace; NULL with no moving line",
+            "FK palace.name or NULL",
+        ),
+        col(
+            "changed_generation_name",
+            "The changed hexagram's generation in its palace; NULL with no moving line",
+            "FK generation.name or NULL",
+        ),
+        col("nuclear_name", "The full name of the 互卦", "FK hexagram.name"),
     ),
     """
 SELECT r.id AS reading_id, r.question, r.cast_at, r.tz,
@@ -164,7 +212,8 @@ SELECT r.id AS reading_id, r.question, r.cast_at, r.tz,
        dr.relative AS day_relative, hr.relative AS hour_relative, r.matter,
        o.verdict AS outcome, o.happened_on AS outcome_on,
        (SELECT COUNT(*) FROM reading_note n WHERE n.reading_id = r.id) AS note_count,
-       (SELECT COUNT(*) FROM reading_tag t WHERE t.reading_id = r.id) AS tag_count
+       (SELECT COUNT(*) FROM reading_tag t WHERE t.reading_id = r.id) AS tag_count,
+       c.palace AS changed_palace, cg.name AS changed_generation_name, n.name AS nuclear_name
 FROM reading r
 LEFT JOIN ganzhi d ON d.name = r.day_gz
 LEFT JOIN hexagram p ON p.king_wen = r.primary_kw
@@ -184,6 +233,8 @@ LEFT JOIN element_relation mr ON mr.me = pt.element AND mr.other = mb.element
 LEFT JOIN element_relation dr ON dr.me = pt.element AND dr.other = db.element
 LEFT JOIN element_relation hr ON hr.me = pt.element AND hr.other = hb.element
 LEFT JOIN reading_outcome o ON o.reading_id = r.id
+LEFT JOIN generation cg ON cg.ordinal = c.generation
+LEFT JOIN hexagram n ON n.king_wen = hp.nuclear_king_wen
 """,
 )
 
@@ -195,7 +246,7 @@ V_READING_LINE = View(
     "月破, 日衝, strength and stage, how the day and month bear on the line (臨 生 扶 剋 合), "
     "and for moving lines the changed line and its transformations (§8.14).",
     (
-        col("reading_id", "The reading", "FK reading.id"),
+        col("reading_id", "The reading", READING),
         col("position", "Line 1..6 from the bottom", POSITION),
         col("value", "6 old yin, 7 young yang, 8 young yin, 9 old yang", "6..9"),
         col("is_moving", "1 for 6 and 9, the moving lines", FLAG),
@@ -213,11 +264,14 @@ V_READING_LINE = View(
             "hour_spirit",
             "司時: the same rule with the hour's stem, which 五子遁 gives (§7.2); NULL with no "
             "hour",
+            "FK spirit.name or NULL",
         ),
         col(
             "month_spirit",
             "司月 / 大六神: the spirits standing on the line's branch this month, joined by ',' "
             "(in the 卯 month 青龍,騰蛇 on 卯; §7.2, §7.10); NULL if none",
+            "spirits joined by ',' or NULL",
+            kind="texts",
         ),
         col(
             "noble_general",
@@ -239,20 +293,31 @@ V_READING_LINE = View(
             "Twelve stage of its element at the day branch (土 with 水)",
             "FK stage.name",
         ),
-        col("changed_stem", "Moving lines: the changed line's najia stem"),
-        col("changed_branch", "Moving lines: the changed line's branch"),
-        col("changed_element", "Moving lines: the changed line's element"),
+        col("changed_stem", "Moving lines: the changed line's najia stem", "FK stem.name or NULL"),
+        col("changed_branch", "Moving lines: the changed line's branch", "FK branch.name or NULL"),
+        col(
+            "changed_element",
+            "Moving lines: the changed line's element",
+            "FK element.name or NULL",
+        ),
         col(
             "changed_relative",
             "Moving lines: the changed line's relative, against the primary palace",
+            "FK relative.name or NULL",
         ),
         col(
             "transform",
             "Moving lines: what applies of 化進神 化退神 回頭生 回頭克 化空 化破 化墓 化絕, "
-            "joined by ',' (§8.14); empty if none; NULL for a still line",
+            "joined by ',' (§8.14); NULL when none does, and on a still line",
+            "transforms joined by ',' or NULL",
+            kind="texts",
         ),
         col("ganzhi", "Stem + branch of the line", "FK ganzhi.name"),
-        col("changed_ganzhi", "Moving lines: stem + branch of the changed line"),
+        col(
+            "changed_ganzhi",
+            "Moving lines: stem + branch of the changed line",
+            "FK ganzhi.name or NULL",
+        ),
         col("day_on", "1 if the day branch stands on the line: its branch is the line's 臨", FLAG),
         col(
             "day_generates",
@@ -303,19 +368,19 @@ V_READING_LINE = View(
             "changed_is_void",
             "Moving lines: 1 if the changed line's branch is void 旬空 on the day; NULL for a "
             "still line",
-            "0/1 or NULL",
+            FLAG_OR_NULL,
         ),
         col(
             "changed_is_month_break",
             "Moving lines: 1 if the changed line's branch clashes the month branch 月破; NULL "
             "for a still line",
-            "0/1 or NULL",
+            FLAG_OR_NULL,
         ),
         col(
             "changed_is_day_clash",
             "Moving lines: 1 if the changed line's branch clashes the day branch 日衝; NULL "
             "for a still line",
-            "0/1 or NULL",
+            FLAG_OR_NULL,
         ),
     ),
     """
@@ -374,12 +439,12 @@ V_READING_HIDDEN = View(
     "A reading's hidden spirits 伏神 against the moment: void, 月破, 日衝, strength and "
     "stage, and how the day and month bear on them (臨 生 扶 剋 合).",
     (
-        col("reading_id", "The reading", "FK reading.id"),
+        col("reading_id", "The reading", READING),
         col("position", "The line it hides under, 1..6", POSITION),
         col("relative", "The hidden relative", "FK relative.name"),
-        col("ganzhi", "Its stem and branch under the reading's najia variant"),
+        col("ganzhi", "Its stem and branch under the reading's najia variant", "FK ganzhi.name"),
         col("element", "Its element", "FK element.name"),
-        col("over_ganzhi", "Stem and branch of the line above it (飛神)"),
+        col("over_ganzhi", "Stem and branch of the line above it (飛神)", "FK ganzhi.name"),
         col("is_void", "1 if its branch is void 旬空 on the day", FLAG),
         col("is_month_break", "1 if its branch clashes the month branch 月破", FLAG),
         col("strength", "Seasonal strength in the month", "FK strength.name"),
@@ -471,7 +536,7 @@ V_READING_NUCLEAR = View(
     "their najia under the reading's half of the table and their relatives against the "
     "primary palace (§6.2 commentary: 飛伏互變 take relatives from the same 我).",
     (
-        col("reading_id", "The reading", "FK reading.id"),
+        col("reading_id", "The reading", READING),
         col("position", "Line 1..6 of the nuclear hexagram", POSITION),
         col("nuclear_king_wen", "The nuclear hexagram 互卦", KING_WEN),
         col("stem", "Najia stem under the reading's variant (§4.3)", "FK stem.name"),
@@ -495,6 +560,36 @@ WHERE nl.king_wen = hp.nuclear_king_wen
 """,
 )
 
+V_READING_CHANGED_LINE = View(
+    "v_reading_changed_line",
+    "readings",
+    "The six lines of a reading's changed hexagram 變卦, moving or not, with their najia under "
+    "the reading's half of the table and their relatives against the primary palace (§6.2 "
+    "commentary); no rows when no line moves.",
+    (
+        col("reading_id", "The reading", READING),
+        col("position", "Line 1..6 of the changed hexagram", POSITION),
+        col("yang", "1 if the line is yang", FLAG),
+        col("stem", "Najia stem under the reading's variant (§4.3)", "FK stem.name"),
+        col("branch", "Najia branch", "FK branch.name"),
+        col("element", "The branch's element", "FK element.name"),
+        col("relative", "Relative against the primary hexagram's palace", "FK relative.name"),
+        col("ganzhi", "Stem + branch", "FK ganzhi.name"),
+    ),
+    """
+SELECT r.id AS reading_id, cl.position, cl.yang, cn.stem, cl.branch, cl.element, er.relative,
+       cn.ganzhi
+FROM reading r
+LEFT JOIN hexagram h ON h.king_wen = r.primary_kw
+LEFT JOIN trigram pt ON pt.name = h.palace
+CROSS JOIN hexagram_line cl
+LEFT JOIN line_najia cn
+  ON cn.king_wen = cl.king_wen AND cn.position = cl.position AND cn.half_year = r.najia_half
+LEFT JOIN element_relation er ON er.me = pt.element AND er.other = cl.element
+WHERE cl.king_wen = r.changed_kw
+""",
+)
+
 VIEWS = (
     V_MONTH_SPIRIT_BRANCH,
     V_READING_CAST,
@@ -502,4 +597,5 @@ VIEWS = (
     V_READING_LINE,
     V_READING_HIDDEN,
     V_READING_NUCLEAR,
+    V_READING_CHANGED_LINE,
 )
