@@ -28,7 +28,7 @@ from yimao_db.kb.schema import metadata
 from yimao_db.readings import cast
 
 BACKEND = os.environ.get("YIMAO_TEST_BACKEND", "sqlite")
-sqlite_only = pytest.mark.skipif(BACKEND != "sqlite", reason="damages a SQLite file")
+sqlite_only = pytest.mark.sqlite_only  # damages a SQLite file
 
 Tables = dict[str, list[dict[str, Any]]]
 

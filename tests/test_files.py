@@ -32,9 +32,7 @@ from yimao_db.building import build
 from yimao_db.cli import main
 from yimao_db.readings import cast
 
-pytestmark = pytest.mark.skipif(
-    os.environ.get("YIMAO_TEST_BACKEND", "sqlite") != "sqlite", reason="SQLite files"
-)
+pytestmark = pytest.mark.sqlite_only  # SQLite files
 
 PILLARS = "甲辰,丙寅,戊戌,庚申"
 SIDE_FILES = ("-journal", "-wal", "-shm")

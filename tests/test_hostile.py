@@ -37,9 +37,7 @@ from yimao_db.errors import UsageError, YimaoError
 from yimao_db.kb import names
 from yimao_db.readings import cast, chart, make_moment
 
-pytestmark = pytest.mark.skipif(
-    os.environ.get("YIMAO_TEST_BACKEND", "sqlite") != "sqlite", reason="counts rows in a file"
-)
+pytestmark = pytest.mark.sqlite_only  # counts rows in a file
 
 FAST = settings(
     max_examples=100,

@@ -38,9 +38,7 @@ from yimao_db.cli import main
 from yimao_db.db import ENV_VAR, writer_engine
 from yimao_db.readings import cast
 
-pytestmark = pytest.mark.skipif(
-    os.environ.get("YIMAO_TEST_BACKEND", "sqlite") != "sqlite", reason="SQLite file limits"
-)
+pytestmark = pytest.mark.sqlite_only  # SQLite file limits
 
 PILLARS = "甲辰,丙寅,戊戌,庚申"
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0

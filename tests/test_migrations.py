@@ -43,6 +43,9 @@ LATER_INPUTS = ("matter",)  # inputs of a reading added after revision 0003 (by 
 
 READINGS_REVISION = "0003"  # the revision that creates reading and reading_line
 
+# walks SQLite files (the PostgreSQL walk is the same alembic code)
+pytestmark = pytest.mark.sqlite_only
+
 
 def revisions() -> list[str]:
     """Every revision, base first."""
@@ -165,12 +168,6 @@ def schema_of(db: str) -> list[tuple[str, str, tuple[str, ...]]]:
         return [(t, n, sqlite_schema_key(sql)) for t, n, sql in rows]
     finally:
         con.close()
-
-
-@pytest.fixture(autouse=True)
-def sqlite_backend(empty_db: str) -> None:
-    if "://" in empty_db:
-        pytest.skip("walks SQLite files (the PostgreSQL walk is the same alembic code)")
 
 
 # --- walks ------------------------------------------------------------------------------------
