@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import shutil
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,6 +30,13 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def seed_script(stem: str) -> ModuleType:
     """The seed script ``seed/STEM.py`` as the loader runs it (``s20_rules``)."""
     return next(m for m in seeding.seed_scripts() if m.__name__ == f"yimao_seed_{stem}")
+
+
+def built_copy(template: Path, path: Path) -> Path:
+    """A database as ``yimao build`` makes it at ``path``: a copy of the session's build
+    (``sqlite_template`` in tests/conftest.py), without building again."""
+    shutil.copyfile(template, path)
+    return path
 
 
 def copy_db(src: Path, dst: Path) -> Path:

@@ -19,10 +19,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
-from helpers import copy_db, raw
+from helpers import built_copy, copy_db, raw
 
 from yimao_db import check as doctor
-from yimao_db.building import build
 from yimao_db.cli import main
 from yimao_db.kb import seeding
 from yimao_db.readings import cast
@@ -46,10 +45,9 @@ def expected() -> Tables:
 
 
 @pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("tamper") / "template.db"
+def template(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> Path:
+    path = built_copy(sqlite_template, tmp_path_factory.mktemp("tamper") / "template.db")
     db = str(path)
-    build(db)
     ids = [
         cast(
             coins="2,1,3,0,2,2",
