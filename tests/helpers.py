@@ -81,7 +81,7 @@ def seed_existing(conn: Any) -> None:
 def cast_into(db: str, lines: str | None = None, **kwargs: Any) -> int:
     """Cast a reading into ``db`` whatever its schema revision: the row holds the columns
     its reading table has (an older revision lacks the keys later ones derive)."""
-    from sqlalchemy import MetaData, Table, insert
+    from sqlalchemy import column, insert, inspect, table
 
     from yimao_db.db import writer_engine
     from yimao_db.readings import (
@@ -99,15 +99,16 @@ def cast_into(db: str, lines: str | None = None, **kwargs: Any) -> int:
     try:
         with engine.begin() as conn:
             row, lines_ = reading_rows(prepare(conn, lines, moment=moment, **kwargs))
-            table = Table("reading", MetaData(), autoload_with=conn)
-            values = {k: v for k, v in zip(READING_COLUMNS, row, strict=True) if k in table.c}
+            names = {c["name"] for c in inspect(conn).get_columns("reading")}
+            values = {k: v for k, v in zip(READING_COLUMNS, row, strict=True) if k in names}
+            reading = table("reading", *(column(name) for name in names))
             inserted = conn.execute(
-                insert(table).values(created_at=stored_at(), **values).returning(table.c.id)
+                insert(reading).values(created_at=stored_at(), **values).returning(reading.c.id)
             )
             reading_id = int(inserted.scalar_one())
-            lines_table = Table("reading_line", MetaData(), autoload_with=conn)
+            line_names = ("reading_id", *LINE_COLUMNS)
             conn.execute(
-                insert(lines_table),
+                insert(table("reading_line", *(column(name) for name in line_names))),
                 [
                     {"reading_id": reading_id, **dict(zip(LINE_COLUMNS, x, strict=True))}
                     for x in lines_
