@@ -235,7 +235,7 @@ def journal_many(db: str, reading_id: int, start: Barrier, results: Any, worker:
 
 def test_tags_and_outcomes_of_one_reading_at_once(target_db: str) -> None:
     """8 processes tag one reading and record its outcome at the same time: none fails (on
-    PostgreSQL a unique violation did, issue #24), and they take turns as on SQLite: each
+    PostgreSQL a unique violation once did), and they take turns as on SQLite: each
     tag is reported new by exactly one call, and each outcome replaces exactly the one
     recorded before it (one call found none; the last one recorded is the one stored)."""
     from yimao_db.journaling import journal

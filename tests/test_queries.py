@@ -372,7 +372,7 @@ def test_every_query_has_a_check_and_every_check_a_query() -> None:
     assert set(queries()) == set(CHECKS)
 
 
-def test_the_issue_questions_are_asked() -> None:
+def test_the_standard_questions_have_queries() -> None:
     assert {
         "hidden_wealth",
         "liuchong",
