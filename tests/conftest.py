@@ -17,9 +17,10 @@ Markers:
 
 With ``YIMAO_TEST_BACKEND=postgresql`` only the tests that reach a database of the backend
 run: those using a database fixture below (``empty_db``, ``fresh_db``, ``built_db``,
-``module_db``, ``conn``, ``pg_template``), ``pg_empty_db`` or ``needs_pg``, less the
-``sqlite_only`` ones; the others (rules, documents, SQLite files) were run by the SQLite
-pass and are deselected (:func:`pytest_collection_modifyitems`).
+``module_db``, ``built_db_factory``, ``conn``, ``pg_template``), ``pg_empty_db`` or
+``needs_pg``, less the ``sqlite_only`` ones; the others (rules, documents, SQLite files)
+were run by the SQLite pass and are deselected (:func:`pytest_collection_modifyitems`). A
+fixture that reaches the backend requests one of these, never the backend's URL itself.
 
 Workers: the suite runs on pytest-xdist workers (``-n auto --dist loadfile`` in
 pyproject.toml: a module's tests, and its module-scoped fixtures, stay on one worker); each
@@ -50,7 +51,7 @@ import fcntl
 import os
 import shutil
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -110,7 +111,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 # The fixtures that hand a test a database of the backend under test.
 BACKEND_FIXTURES = frozenset(
-    {"empty_db", "fresh_db", "built_db", "module_db", "conn", "pg_template"}
+    {"empty_db", "fresh_db", "built_db", "module_db", "built_db_factory", "conn", "pg_template"}
 )
 
 
@@ -232,6 +233,25 @@ def module_db(
     """A freshly built database of the chosen backend for one test module, which may write
     to it (cast readings) in a fixture before its tests read it."""
     yield from _copy_built(request, tmp_path_factory.mktemp("module"))
+
+
+@pytest.fixture(scope="module")
+def built_db_factory(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Callable[[], str]]:
+    """Makes more built databases of the chosen backend for one test module (each a copy of
+    the session's build, dropped at the module's end), for a module that needs more than
+    ``module_db``."""
+    made: list[Iterator[str]] = []
+
+    def new() -> str:
+        copies = _copy_built(request, tmp_path_factory.mktemp("built"))
+        made.append(copies)
+        return next(copies)
+
+    yield new
+    for copies in made:
+        next(copies, None)  # past its yield: dropped (PostgreSQL)
 
 
 @pytest.fixture
