@@ -214,6 +214,7 @@ def test_invariants_detect_a_broken_row(fresh_db: str) -> None:
     assert "every hexagram has six lines, one world and one response" in names
 
 
+@pytest.mark.sqlite_only
 def test_sqlite_integrity_and_foreign_keys(built_db: str) -> None:
     path = sqlite_only(built_db)
     con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
