@@ -26,10 +26,11 @@ Workers: the suite runs on pytest-xdist workers (``-n auto --dist loadfile`` in
 pyproject.toml: a module's tests, and its module-scoped fixtures, stay on one worker); each
 worker builds its own session database. ``pytest -n 0`` runs in one process.
 
-``YIMAO_FULL_SIZE=1`` (set by ``.ci/run`` for one run) runs the cases whose size is their
-point at full size: 8 writers x 500 readings (tests/test_concurrency.py), a stream of
-2,000,000 rows and queries left to meet the memory limits (tests/test_sql_limits.py). By
-default they run smaller, proving the same behaviour on less data.
+``YIMAO_FULL_SIZE=1`` (set by ``.ci/run`` for one run on each backend) runs the cases whose
+size is their point at full size: 8 writers x 500 readings (tests/test_concurrency.py), a
+stream of 2,000,000 rows and queries left to meet the memory limits
+(tests/test_sql_limits.py). By default they run smaller, proving the same behaviour on less
+data.
 
 ``sqlite_built_db`` and ``pg_empty_db`` give a database of that backend whatever
 ``YIMAO_TEST_BACKEND`` says.
