@@ -8,9 +8,29 @@ fresh PostgreSQL database on that server instead.
 Markers:
 
 * ``@pytest.mark.sqlite_only``: the test checks SQLite itself (file bytes, pragmas, the
-  ``sqlite3`` module); skipped when the backend is PostgreSQL.
+  ``sqlite3`` module); not run when the backend is PostgreSQL.
 * ``@pytest.mark.needs_pg``: the test needs a PostgreSQL server (``YIMAO_TEST_PG_URL``),
   whatever the backend (e.g. comparing SQLite with PostgreSQL); skipped without one.
+* ``@pytest.mark.alone``: the test measures the memory of a process it starts; under
+  pytest-xdist it runs while no other test of the session runs (:func:`one_at_a_time`), so
+  the suite's own load never shows in what it measures.
+
+With ``YIMAO_TEST_BACKEND=postgresql`` only the tests that reach a database of the backend
+run: those using a database fixture below (``empty_db``, ``fresh_db``, ``built_db``,
+``module_db``, ``built_db_factory``, ``conn``, ``pg_template``), ``pg_empty_db`` or
+``needs_pg``, less the ``sqlite_only`` ones; the others (rules, documents, SQLite files)
+were run by the SQLite pass and are deselected (:func:`pytest_collection_modifyitems`). A
+fixture that reaches the backend requests one of these, never the backend's URL itself.
+
+Workers: the suite runs on pytest-xdist workers (``-n auto --dist loadfile`` in
+pyproject.toml: a module's tests, and its module-scoped fixtures, stay on one worker); each
+worker builds its own session database. ``pytest -n 0`` runs in one process.
+
+``YIMAO_FULL_SIZE=1`` (set by ``.ci/run`` for one run on each backend) runs the cases whose
+size is their point at full size: 8 writers x 500 readings (tests/test_concurrency.py), a
+stream of 2,000,000 rows and queries left to meet the memory limits
+(tests/test_sql_limits.py). By default they run smaller, proving the same behaviour on less
+data.
 
 ``sqlite_built_db`` and ``pg_empty_db`` give a database of that backend whatever
 ``YIMAO_TEST_BACKEND`` says.
@@ -28,10 +48,11 @@ Hypothesis profiles (``HYPOTHESIS_PROFILE``):
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -46,6 +67,7 @@ from yimao_db.db import reader_engine
 BACKEND = os.environ.get("YIMAO_TEST_BACKEND", "sqlite")
 PG_URL = os.environ.get("YIMAO_TEST_PG_URL") or None
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
+FULL_SIZE = os.environ.get("YIMAO_FULL_SIZE") == "1"
 
 settings.register_profile(
     "ci",
@@ -83,11 +105,38 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "needs_pg: needs a PostgreSQL server (YIMAO_TEST_PG_URL); skipped without one"
     )
+    config.addinivalue_line(
+        "markers", "alone: measures a process's memory; runs while no other test runs (xdist)"
+    )
+
+
+# The fixtures that hand a test a database of the backend under test.
+BACKEND_FIXTURES = frozenset(
+    {"empty_db", "fresh_db", "built_db", "module_db", "built_db_factory", "conn", "pg_template"}
+)
+
+
+def reaches_the_backend(item: pytest.Item) -> bool:
+    """Whether ``item`` runs against the backend under test (or PostgreSQL in any case)."""
+    if item.get_closest_marker("sqlite_only") is not None:
+        return False
+    names = set(getattr(item, "fixturenames", ()))
+    return item.get_closest_marker("needs_pg") is not None or bool(
+        names & (BACKEND_FIXTURES | {"pg_empty_db"})
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On the PostgreSQL backend, keep only the tests that reach a database of it."""
+    if BACKEND != "postgresql":
+        return
+    kept = [item for item in items if reaches_the_backend(item)]
+    if len(kept) < len(items):
+        config.hook.pytest_deselected(items=[i for i in items if not reaches_the_backend(i)])
+        items[:] = kept
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    if item.get_closest_marker("sqlite_only") is not None and BACKEND != "sqlite":
-        pytest.skip("SQLite-specific (YIMAO_TEST_BACKEND=postgresql)")
     if item.get_closest_marker("needs_pg") is not None and PG_URL is None:
         pytest.skip("needs a PostgreSQL server: set YIMAO_TEST_PG_URL")
 
@@ -187,6 +236,25 @@ def module_db(
     yield from _copy_built(request, tmp_path_factory.mktemp("module"))
 
 
+@pytest.fixture(scope="module")
+def built_db_factory(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Callable[[], str]]:
+    """Makes more built databases of the chosen backend for one test module (each a copy of
+    the session's build, dropped at the module's end), for a module that needs more than
+    ``module_db``."""
+    made: list[Iterator[str]] = []
+
+    def new() -> str:
+        copies = _copy_built(request, tmp_path_factory.mktemp("built"))
+        made.append(copies)
+        return next(copies)
+
+    yield new
+    for copies in made:
+        next(copies, None)  # past its yield: dropped (PostgreSQL)
+
+
 @pytest.fixture
 def sqlite_built_db(sqlite_template: Path, tmp_path: Path) -> str:
     """A freshly built SQLite file, whatever the backend under test."""
@@ -218,3 +286,44 @@ def conn(built_db: str) -> Iterator[Connection]:
     with engine.connect() as connection:
         yield connection
     engine.dispose()
+
+
+# --- tests that run alone -------------------------------------------------------------------
+# Under pytest-xdist every test holds a shared lock on a file of the session's temporary
+# folder (common to its workers) while it runs; a test marked ``alone`` takes it exclusively,
+# after closing a turnstile that new tests pass on their way in, so it starts once the
+# running tests end and none starts beside it. Without workers there is nothing to wait for.
+
+
+@pytest.fixture(scope="session")
+def _session_locks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, int] | None]:
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        yield None
+        return
+    shared = tmp_path_factory.getbasetemp().parent  # the run's folder, one per session
+    turnstile = os.open(shared / "yimao-turnstile.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    running = os.open(shared / "yimao-running.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    yield turnstile, running
+    os.close(turnstile)
+    os.close(running)
+
+
+@pytest.fixture(autouse=True)
+def one_at_a_time(
+    request: pytest.FixtureRequest, _session_locks: tuple[int, int] | None
+) -> Iterator[None]:
+    """Holds the session's lock while a test runs: shared, or exclusive for ``alone``."""
+    if _session_locks is None:
+        yield
+        return
+    turnstile, running = _session_locks
+    alone = request.node.get_closest_marker("alone") is not None
+    fcntl.flock(turnstile, fcntl.LOCK_EX)
+    try:
+        fcntl.flock(running, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+    finally:
+        fcntl.flock(turnstile, fcntl.LOCK_UN)
+    try:
+        yield
+    finally:
+        fcntl.flock(running, fcntl.LOCK_UN)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import shutil
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,6 +30,13 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def seed_script(stem: str) -> ModuleType:
     """The seed script ``seed/STEM.py`` as the loader runs it (``s20_rules``)."""
     return next(m for m in seeding.seed_scripts() if m.__name__ == f"yimao_seed_{stem}")
+
+
+def built_copy(template: Path, path: Path) -> Path:
+    """A database as ``yimao build`` makes it at ``path``: a copy of the session's build
+    (``sqlite_template`` in tests/conftest.py), without building again."""
+    shutil.copyfile(template, path)
+    return path
 
 
 def copy_db(src: Path, dst: Path) -> Path:
@@ -78,7 +86,7 @@ def seed_existing(conn: Any) -> None:
 def cast_into(db: str, lines: str | None = None, **kwargs: Any) -> int:
     """Cast a reading into ``db`` whatever its schema revision: the row holds the columns
     its reading table has (an older revision lacks the keys later ones derive)."""
-    from sqlalchemy import MetaData, Table, insert
+    from sqlalchemy import column, insert, inspect, table
 
     from yimao_db.db import writer_engine
     from yimao_db.readings import (
@@ -96,15 +104,16 @@ def cast_into(db: str, lines: str | None = None, **kwargs: Any) -> int:
     try:
         with engine.begin() as conn:
             row, lines_ = reading_rows(prepare(conn, lines, moment=moment, **kwargs))
-            table = Table("reading", MetaData(), autoload_with=conn)
-            values = {k: v for k, v in zip(READING_COLUMNS, row, strict=True) if k in table.c}
+            names = {c["name"] for c in inspect(conn).get_columns("reading")}
+            values = {k: v for k, v in zip(READING_COLUMNS, row, strict=True) if k in names}
+            reading = table("reading", *(column(name) for name in names))
             inserted = conn.execute(
-                insert(table).values(created_at=stored_at(), **values).returning(table.c.id)
+                insert(reading).values(created_at=stored_at(), **values).returning(reading.c.id)
             )
             reading_id = int(inserted.scalar_one())
-            lines_table = Table("reading_line", MetaData(), autoload_with=conn)
+            line_names = ("reading_id", *LINE_COLUMNS)
             conn.execute(
-                insert(lines_table),
+                insert(table("reading_line", *(column(name) for name in line_names))),
                 [
                     {"reading_id": reading_id, **dict(zip(LINE_COLUMNS, x, strict=True))}
                     for x in lines_

@@ -173,6 +173,7 @@ def test_every_invariant_is_structural_and_says_why() -> None:
         assert kind in invariants.KINDS and reason and "\n" not in inv.why, inv.name
 
 
+@pytest.mark.sqlite_only
 def test_sqlite_integrity_and_foreign_keys(built_db: str) -> None:
     path = sqlite_only(built_db)
     con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import copy_db, raw
+from helpers import built_copy, copy_db, raw
 from sqlalchemy import UniqueConstraint, text
 
 from yimao_db import check as doctor
-from yimao_db.building import build, head_revision, upgrade
+from yimao_db.building import head_revision, upgrade
 from yimao_db.calendar import solarterms, term_table
 from yimao_db.cli import main
 from yimao_db.db import writer_engine
@@ -28,7 +28,7 @@ from yimao_db.kb.schema import metadata
 from yimao_db.readings import cast
 
 BACKEND = os.environ.get("YIMAO_TEST_BACKEND", "sqlite")
-sqlite_only = pytest.mark.skipif(BACKEND != "sqlite", reason="damages a SQLite file")
+sqlite_only = pytest.mark.sqlite_only  # damages a SQLite file
 
 Tables = dict[str, list[dict[str, Any]]]
 
@@ -51,10 +51,10 @@ def cast_some(db: str) -> list[int]:
 
 
 @pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def template(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> Path:
     """A built SQLite database with three readings (copied, never changed)."""
     path = tmp_path_factory.mktemp("check") / "template.db"
-    build(str(path))
+    built_copy(sqlite_template, path)
     cast_some(str(path))
     return path
 

@@ -11,10 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import copy_db, run
+from helpers import built_copy, copy_db, run
 
 from yimao_db import check as doctor
-from yimao_db.building import build
 from yimao_db.kb import seeding
 from yimao_db.readings import cast
 
@@ -25,10 +24,10 @@ QUESTION = "問題在這裡"
 
 
 @pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def template(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> Path:
     """A built database with one reading, checkpointed: everything is in the main file."""
     path = tmp_path_factory.mktemp("files") / "template.db"
-    build(str(path))
+    built_copy(sqlite_template, path)
     cast("789678", at="2024-06-30T10:00", question=QUESTION, db=str(path))
     con = sqlite3.connect(path)
     assert con.execute("PRAGMA page_size").fetchone() == (PAGE,)

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from helpers import copy_db, raw, run
+from helpers import built_copy, copy_db, raw, run
 from sqlalchemy import text
 
 from yimao_db.building import build, current_revision, head_revision
@@ -93,9 +93,9 @@ TAMPERED = {
 
 
 @pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def template(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> Path:
     path = tmp_path_factory.mktemp("revision") / "template.db"
-    build(str(path))
+    built_copy(sqlite_template, path)
     return path
 
 

@@ -2,9 +2,9 @@
 
 8 processes cast readings into one database at the same time: every reading arrives whole,
 ids are unique, and no 'database is locked' reaches a caller. By default each process casts
-50 readings (8 × 50); ``YIMAO_FULL_CONCURRENCY=1`` (set by .ci/run) makes it the full
-8 × 500 = 4,000 readings and 24,000 lines. A reader that counts readings and lines while
-writers cast always sees six lines per reading.
+50 readings (8 × 50); ``YIMAO_FULL_SIZE=1`` (set by .ci/run) makes it the full
+8 × 500 = 4,000 readings and 24,000 lines (how long they take: benchmarks/concurrency.py). A
+reader that counts readings and lines while writers cast always sees six lines per reading.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from yimao_db.building import build
 from yimao_db.db import reader_engine, writer_engine
 
 WRITERS = 8
-PER_WRITER = 500 if os.environ.get("YIMAO_FULL_CONCURRENCY") == "1" else 50
+PER_WRITER = 500 if os.environ.get("YIMAO_FULL_SIZE") == "1" else 50
 CONTEXT = multiprocessing.get_context("spawn")  # each process imports afresh, owns its engine
 
 # Inputs cycled by the writers: values, notation, hexagram + moving lines, coins.
@@ -58,9 +58,15 @@ def cast_many(db: str, count: int, start: Barrier | None, results: Any, worker: 
         results.put((worker, ids, errors))
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(
+    params=[
+        pytest.param("sqlite", marks=pytest.mark.sqlite_only),
+        pytest.param("postgresql", marks=pytest.mark.needs_pg),
+    ]
+)
 def target_db(request: pytest.FixtureRequest) -> Iterator[str]:
-    """A built database on each backend: SQLite always, PostgreSQL when a server is given."""
+    """A built database on each backend: SQLite (but in the PostgreSQL pass, which the SQLite
+    one has run), PostgreSQL when a server is given."""
     if request.param == "sqlite":
         yield request.getfixturevalue("sqlite_built_db")
         return
@@ -103,9 +109,7 @@ def run_writers(db: str, writers: int, per_writer: int) -> tuple[list[int], list
 
 
 def test_eight_writers_at_once(target_db: str) -> None:
-    started = time.perf_counter()
     ids, errors = run_writers(target_db, WRITERS, PER_WRITER)
-    elapsed = time.perf_counter() - started
     assert errors == []  # in particular, no 'database is locked'
     total = WRITERS * PER_WRITER
     assert len(ids) == total
@@ -113,7 +117,6 @@ def test_eight_writers_at_once(target_db: str) -> None:
     n, lines, stored = counts(target_db)
     assert (n, lines) == (total, 6 * total)
     assert stored == sorted(ids)
-    assert elapsed < 120, f"{total} readings took {elapsed:.1f}s"
 
 
 def test_readers_never_see_half_a_reading(target_db: str) -> None:
@@ -232,7 +235,7 @@ def journal_many(db: str, reading_id: int, start: Barrier, results: Any, worker:
 
 def test_tags_and_outcomes_of_one_reading_at_once(target_db: str) -> None:
     """8 processes tag one reading and record its outcome at the same time: none fails (on
-    PostgreSQL a unique violation did, issue #24), and they take turns as on SQLite: each
+    PostgreSQL a unique violation once did), and they take turns as on SQLite: each
     tag is reported new by exactly one call, and each outcome replaces exactly the one
     recorded before it (one call found none; the last one recorded is the one stored)."""
     from yimao_db.journaling import journal

@@ -47,9 +47,7 @@ FRESH_POINTS = ("migration", "invariants")  # a first build killed mid-migration
 HEAD_POINTS = ("invariants",)  # a no-op rebuild killed holding its write lock
 RANDOM_KILLS = 2
 
-pytestmark = pytest.mark.skipif(
-    os.environ.get("YIMAO_TEST_BACKEND", "sqlite") != "sqlite", reason="kills SQLite builds"
-)
+pytestmark = pytest.mark.sqlite_only  # kills SQLite builds
 
 
 def dump(path: Path) -> list[str]:

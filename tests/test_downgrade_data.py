@@ -1,5 +1,5 @@
 """A downgrade that would delete what people stored refuses, names it and changes nothing,
-unless run with ``-x force=1`` (issue #24): revision 0007 drops notes, outcomes and tags,
+unless run with ``-x force=1``: revision 0007 drops notes, outcomes and tags,
 0006 ``reading.matter``, 0003 the readings. On SQLite and PostgreSQL alike, through alembic's
 API (as ``yimao build`` runs it: the caller's connection and transaction) and its command line.
 """

@@ -26,15 +26,12 @@ import traceback
 from pathlib import Path
 
 import pytest
-from helpers import copy_db
+from helpers import built_copy, copy_db
 
-from yimao_db.building import build
 from yimao_db.cli import main
 from yimao_db.readings import cast
 
-pytestmark = pytest.mark.skipif(
-    os.environ.get("YIMAO_TEST_BACKEND", "sqlite") != "sqlite", reason="SQLite files"
-)
+pytestmark = pytest.mark.sqlite_only  # SQLite files
 
 PILLARS = "甲辰,丙寅,戊戌,庚申"
 SIDE_FILES = ("-journal", "-wal", "-shm")
@@ -59,9 +56,9 @@ def one_error_line(code: int, out: str, err: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def template(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> Path:
     path = tmp_path_factory.mktemp("files") / "template.db"
-    build(str(path))
+    built_copy(sqlite_template, path)
     cast("789678", pillars=PILLARS, question="q", db=str(path))
     return path
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import cast_into
+from helpers import built_copy, cast_into
 from test_migrations import db_at
 
 from yimao_db.building import build
@@ -114,10 +114,8 @@ def rows(content: bytes) -> tuple[list[str], list[list[str]]]:
     return header, body
 
 
-@pytest.fixture(autouse=True)
-def sqlite_backend(empty_db: str) -> None:
-    if "://" in empty_db:
-        pytest.skip("builds SQLite files at an older revision (test_migrations walks the rest)")
+# builds SQLite files at an older revision (test_migrations walks the rest)
+pytestmark = pytest.mark.sqlite_only
 
 
 @pytest.fixture(scope="module")
@@ -171,11 +169,10 @@ def test_head_keeps_every_file_of_the_first_release(
 
 
 def test_a_fresh_build_exports_the_same_reference_data(
-    exports: tuple[dict[str, bytes], dict[str, bytes]], tmp_path: Path
+    exports: tuple[dict[str, bytes], dict[str, bytes]], tmp_path: Path, sqlite_template: Path
 ) -> None:
     _, upgraded = exports
-    db = str(tmp_path / "fresh.db")
-    build(db)
+    db = str(built_copy(sqlite_template, tmp_path / "fresh.db"))
     fresh = export(db, tmp_path / "fresh")
     assert set(fresh) == set(upgraded)
     differ = sorted(name for name in fresh if fresh[name] != upgraded[name])

@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import built_copy
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import Connection
 
 from yimao_db import casting, lookup
-from yimao_db.building import build
 from yimao_db.calendar import moment
 from yimao_db.cli import main, make_parser
 from yimao_db.db import reader_engine
@@ -37,9 +37,7 @@ from yimao_db.errors import UsageError, YimaoError
 from yimao_db.kb import names
 from yimao_db.readings import cast, chart, make_moment
 
-pytestmark = pytest.mark.skipif(
-    os.environ.get("YIMAO_TEST_BACKEND", "sqlite") != "sqlite", reason="counts rows in a file"
-)
+pytestmark = pytest.mark.sqlite_only  # counts rows in a file
 
 FAST = settings(
     max_examples=100,
@@ -105,10 +103,8 @@ iso_like = st.one_of(
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory: pytest.TempPathFactory) -> str:
-    path = str(tmp_path_factory.mktemp("hostile") / "yimao.db")
-    build(path)
-    return path
+def db(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> str:
+    return str(built_copy(sqlite_template, tmp_path_factory.mktemp("hostile") / "yimao.db"))
 
 
 @pytest.fixture(scope="module")

@@ -29,18 +29,16 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from helpers import cast_into, copy_db, seed_existing
+from helpers import built_copy, cast_into, copy_db, seed_existing
 
 from yimao_db import check as doctor
 from yimao_db import db as dbmod
-from yimao_db.building import KILL_ENV, build, head_revision, upgrade
+from yimao_db.building import KILL_ENV, head_revision, upgrade
 from yimao_db.cli import main
 from yimao_db.db import ENV_VAR, writer_engine
 from yimao_db.readings import cast
 
-pytestmark = pytest.mark.skipif(
-    os.environ.get("YIMAO_TEST_BACKEND", "sqlite") != "sqlite", reason="SQLite file limits"
-)
+pytestmark = pytest.mark.sqlite_only  # SQLite file limits
 
 PILLARS = "甲辰,丙寅,戊戌,庚申"
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
@@ -75,9 +73,9 @@ def child_env() -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def template(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> Path:
     path = tmp_path_factory.mktemp("limits") / "template.db"
-    build(str(path))
+    built_copy(sqlite_template, path)
     cast("789678", pillars=PILLARS, db=str(path))
     return path
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import shutil
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -42,6 +43,9 @@ from yimao_db.kb.views import contract, views
 LATER_INPUTS = ("matter",)  # inputs of a reading added after revision 0003 (by 0006)
 
 READINGS_REVISION = "0003"  # the revision that creates reading and reading_line
+
+# walks SQLite files (the PostgreSQL walk is the same alembic code)
+pytestmark = pytest.mark.sqlite_only
 
 
 def revisions() -> list[str]:
@@ -172,21 +176,21 @@ def schema_of(db: str) -> list[tuple[str, str, tuple[str, ...]]]:
         con.close()
 
 
-@pytest.fixture(autouse=True)
-def sqlite_backend(empty_db: str) -> None:
-    if "://" in empty_db:
-        pytest.skip("walks SQLite files (the PostgreSQL walk is the same alembic code)")
-
-
 # --- walks ------------------------------------------------------------------------------------
 
 
-def test_walk_base_head_base_head(tmp_path: Path) -> None:
+def built(sqlite_template: Path, path: Path) -> str:
+    """A database as ``yimao build`` makes it (a copy of the session's build)."""
+    shutil.copyfile(sqlite_template, path)
+    path.chmod(0o644)
+    return str(path)
+
+
+def test_walk_base_head_base_head(tmp_path: Path, sqlite_template: Path) -> None:
     revs = revisions()
     assert revs[0] == "0001" and revs[-1] == head_revision() and READINGS_REVISION in revs
     db = str(tmp_path / "walk.db")
-    fresh = str(tmp_path / "fresh.db")
-    build(fresh)
+    fresh = built(sqlite_template, tmp_path / "fresh.db")
 
     rev: str | None
     with writer(db) as engine:
@@ -225,12 +229,13 @@ def test_walk_base_head_base_head(tmp_path: Path) -> None:
     assert doctor.check(db) == []
 
 
-def test_revisions_above_readings_round_trip_keep_readings(tmp_path: Path) -> None:
+def test_revisions_above_readings_round_trip_keep_readings(
+    tmp_path: Path, sqlite_template: Path
+) -> None:
     upper = above_readings()
     if not upper:
         pytest.skip(f"no revision above {READINGS_REVISION} yet")
-    db = str(tmp_path / "round.db")
-    build(db)
+    db = built(sqlite_template, tmp_path / "round.db")
     ids = cast_readings(db)
     rows, before = reading_rows(db), charts(db, ids)
     with writer(db) as engine:
@@ -267,11 +272,10 @@ def test_build_upgrades_an_older_database_keeping_readings(tmp_path: Path, revis
     assert doctor.check(db) == []
 
 
-def test_downgrade_past_readings_drops_them(tmp_path: Path) -> None:
+def test_downgrade_past_readings_drops_them(tmp_path: Path, sqlite_template: Path) -> None:
     """The documented limit: revision 0003's downgrade drops the reading tables — only when
     forced (``-x force=1``); else it refuses and changes nothing."""
-    db = str(tmp_path / "drop.db")
-    build(db)
+    db = built(sqlite_template, tmp_path / "drop.db")
     cast_readings(db)
     with writer(db) as engine:
         while step(engine, "-1") != READINGS_REVISION:
@@ -290,9 +294,8 @@ def test_downgrade_past_readings_drops_them(tmp_path: Path) -> None:
 # --- drift ------------------------------------------------------------------------------------
 
 
-def test_alembic_check_finds_no_drift(tmp_path: Path) -> None:
-    db = str(tmp_path / "drift.db")
-    build(db)
+def test_alembic_check_finds_no_drift(tmp_path: Path, sqlite_template: Path) -> None:
+    db = built(sqlite_template, tmp_path / "drift.db")
     with writer(db) as engine, engine.connect() as conn:
         cfg = alembic_config()
         cfg.attributes["connection"] = conn
@@ -326,9 +329,10 @@ def test_each_replaced_view_names_the_revision_that_froze_it_last() -> None:
     assert wrong == []
 
 
-def test_every_model_table_is_created_by_the_migrations(tmp_path: Path) -> None:
-    db = str(tmp_path / "tables.db")
-    build(db)
+def test_every_model_table_is_created_by_the_migrations(
+    tmp_path: Path, sqlite_template: Path
+) -> None:
+    db = built(sqlite_template, tmp_path / "tables.db")
     assert set(metadata.tables) <= tables_of(db)
 
 
@@ -423,9 +427,10 @@ def without_rowid(db: str) -> set[str]:
         con.close()
 
 
-def test_0009_stores_the_chart_tables_without_rowid_and_back(tmp_path: Path) -> None:
-    db = str(tmp_path / "rowid.db")
-    build(db)
+def test_0009_stores_the_chart_tables_without_rowid_and_back(
+    tmp_path: Path, sqlite_template: Path
+) -> None:
+    db = built(sqlite_template, tmp_path / "rowid.db")
     ids = cast_readings(db)
     rows, before = reading_rows(db), charts(db, ids)
     moved = {"ganzhi", "trigram", "hexagram_line", "branch_bearing", "day_spirit"}

@@ -267,7 +267,7 @@ def test_sql_always_rolls_back_on_postgresql(built_pg: str, report_db: str) -> N
     assert server_state(built_pg) == before
 
 
-# --- issue #24: functions called without "name(" (attribute notation) --------------------
+# --- functions called without "name(" (attribute notation) ----------------------------------
 
 
 def stats_reset(db: str) -> object:
@@ -295,7 +295,7 @@ def other_session(db: str) -> Iterator[psycopg.Connection[tuple[object, ...]]]:
 
 
 def attribute_calls(pid: int) -> list[tuple[str, str]]:
-    """Every call of issue #24, written as attribute notation; ``pid`` is another session."""
+    """Every call of PG_ATTRIBUTE_CALLS, as attribute notation; ``pid`` is another session."""
     from test_sql import PG_ATTRIBUTE_CALLS
 
     return [
@@ -309,9 +309,9 @@ def attribute_calls(pid: int) -> list[tuple[str, str]]:
 def test_sql_refuses_attribute_notation_calls(
     capsys: pytest.CaptureFixture[str], built_pg: str, report_db: str, who: str
 ) -> None:
-    """``(x).f`` is ``f(x)``: each call of issue #24 is refused by yimao sql, as the read-only
-    role of docs/interop.md and as a superuser, and nothing happens: no large object, lock,
-    statistics reset; the other session of the same role lives on."""
+    """``(x).f`` is ``f(x)``: each call of PG_ATTRIBUTE_CALLS is refused by yimao sql, as the
+    read-only role of docs/interop.md and as a superuser, and nothing happens: no large
+    object, lock, statistics reset; the other session of the same role lives on."""
     db = report_db if who == "report" else built_pg
     before = server_state(built_pg), stats_reset(built_pg)
     with other_session(db) as victim:
@@ -329,8 +329,9 @@ def test_sql_refuses_attribute_notation_calls(
 
 def test_the_read_only_role_cannot_act_through_any_client(built_pg: str, report_db: str) -> None:
     """The recipe of docs/interop.md, run as written, takes the calls away from the role
-    itself: each call of issue #24, as attribute notation and as a plain call, sent straight
-    through psycopg (no yimao sql, read-only switched off) fails with permission denied."""
+    itself: each call of PG_ATTRIBUTE_CALLS, as attribute notation and as a plain call, sent
+    straight through psycopg (no yimao sql, read-only switched off) fails with permission
+    denied."""
     import psycopg
 
     before = server_state(built_pg), stats_reset(built_pg)

@@ -19,7 +19,6 @@ from typing import Any
 import pytest
 from sqlalchemy import Connection, text
 
-from yimao_db.building import build
 from yimao_db.db import reader_engine, writer_engine
 from yimao_db.kb import seeding
 from yimao_db.kb.expected.chart import ExpectedChart, expected_chart
@@ -334,18 +333,10 @@ READING_QUERIES = ("readings_by_primary", "readings_wealth_void")
 
 
 @pytest.fixture(scope="module")
-def reading_conn(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Connection]:
-    """A database holding the readings of RANDOM_CASTS, ids 1.. in order (SQLite, or the backend's
-    own fresh database)."""
-    from conftest import BACKEND, _drop_pg_database, _fresh_pg_database
-
-    url: Any = _fresh_pg_database() if BACKEND == "postgresql" else None
-    db = (
-        url.render_as_string(hide_password=False)
-        if url
-        else str(tmp_path_factory.mktemp("readings") / "yimao.db")
-    )
-    build(db)
+def reading_conn(built_db_factory: Callable[[], str]) -> Iterator[Connection]:
+    """A built database of the backend under test holding the readings of RANDOM_CASTS, ids
+    1.. in order."""
+    db = built_db_factory()
     engine = writer_engine(db)
     for values, day, month in RANDOM_CASTS:
         cast(values, day=day, month=month, db=engine)
@@ -354,8 +345,6 @@ def reading_conn(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Connectio
     with reader.connect() as connection:
         yield connection
     reader.dispose()
-    if url:
-        _drop_pg_database(url)
 
 
 CHECKS: dict[str, Callable[[Rows], None]] = {
@@ -372,7 +361,7 @@ def test_every_query_has_a_check_and_every_check_a_query() -> None:
     assert set(queries()) == set(CHECKS)
 
 
-def test_the_issue_questions_are_asked() -> None:
+def test_the_standard_questions_have_queries() -> None:
     assert {
         "hidden_wealth",
         "liuchong",

@@ -106,7 +106,7 @@ def test_every_passage_is_encoded_or_theory_with_a_note(conn: Connection) -> Non
     assert 0 < len(theory) <= MAX_THEORY == 10
     assert all(r.note and len(r.note) > 20 and r.cited == 0 for r in theory)
     assert all(r.cited > 0 for r in rows if r.coverage == "encoded")
-    # the passages the issue found cited by no row are encoded now
+    # the passages once cited by no row are encoded now
     encoded = {r.id for r in rows if r.coverage == "encoded"}
     assert {
         "2.2",

@@ -567,7 +567,7 @@ SQLITE_FORBIDDEN_CALLS = [
     ("SELECT total_changes()", "total_changes"),
     ("SELECT last_insert_rowid()", "last_insert_rowid"),
 ]
-# The calls of issue #24 that ran through attribute notation (a superuser's); pg_terminate_backend
+# Calls that once ran through attribute notation (a superuser's); pg_terminate_backend
 # is tried on another session in tests/test_postgres.py.
 PG_ATTRIBUTE_CALLS = [
     ("SELECT ('/etc/passwd'::text).pg_read_file", "pg_read_file"),

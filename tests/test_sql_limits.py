@@ -4,6 +4,15 @@ an endless one, and Ctrl-C (a real SIGINT) stops any query, on the backend under
 Nothing here asserts a duration: a deadline of HANG_GUARD seconds only turns a broken limit
 into a failure instead of a hung suite. The figures (RSS of a 2,000,000-row stream, time from
 SIGINT to exit, timeout accuracy) are measured by ``benchmarks/sql_limits.py``.
+
+Sizes: with ``YIMAO_FULL_SIZE=1`` (one run of .ci/run) the stream has 2,000,000 rows, the
+queries stopped by the timeout run 3 s and every query whose memory grows runs until a memory
+limit stops it. By default the stream has 200,000 rows, the timeout is 1 s, and of the
+queries whose memory grows the sort runs until SQLite's heap limit stops it (the others are
+stopped by the timeout); the batch of huge rows meets the process's limit at both sizes.
+
+The tests whose bound depends on how soon the command sees its memory grow are marked
+``alone``: no other test of the suite runs beside them (tests/conftest.py).
 """
 
 from __future__ import annotations
@@ -25,7 +34,9 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from yimao_db.db import resolve_url
+from yimao_db.sql.stream import MEMORY_LIMIT
 
+FULL_SIZE = os.environ.get("YIMAO_FULL_SIZE") == "1"
 HANG_GUARD = 120.0  # seconds
 MIB = 2**20
 # A Python process with yimao-db and SQLAlchemy imported takes ~50 MiB; a stream must not
@@ -34,8 +45,14 @@ MIB = 2**20
 STREAM_RSS = 120 * MIB
 BIG_ROWS_RSS = 160 * MIB  # rows of 4 MB: a few of them in flight, copied on the way
 ATTACK_RSS = 400 * MIB
+# What the process may grow by past yimao sql's limit before it sees it (it looks every 50 ms):
+# a few rows of 15 MB.
+REACTION = 96 * MIB
 ENDLESS = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT {}"
-ROWS = 2_000_000
+ROWS = 2_000_000 if FULL_SIZE else 200_000
+BIG_ROWS = 64 if FULL_SIZE else 16  # rows of 4 MB
+TIMEOUT = 3 if FULL_SIZE else 1  # seconds, for the queries the timeout stops
+SORT = "x FROM r ORDER BY x DESC"  # a sort that never ends: met by SQLite's heap limit
 
 
 @dataclass
@@ -45,6 +62,7 @@ class Finished:
     peak_rss: int  # bytes: VmHWM sampled every 10 ms
     lines: int
     last_line: str
+    first_rss: int  # bytes: VmRSS when the first output came (0: none came)
 
 
 def yimao(*argv: str) -> list[str]:
@@ -63,15 +81,16 @@ def started(argv: list[str]) -> Iterator[subprocess.Popen[bytes]]:
         proc.stderr.close()  # type: ignore[union-attr]
 
 
-def peak_rss(pid: int) -> int | None:
-    """The process's peak resident memory so far (VmHWM, Linux). Not ru_maxrss from wait4:
-    a child started with vfork or fork inherits its parent's, here the large pytest's."""
+def peak_rss(pid: int, field: str = "VmHWM") -> int | None:
+    """The process's peak resident memory so far (VmHWM, Linux; ``field="VmRSS"``: its
+    resident memory now). Not ru_maxrss from wait4: a child started with vfork or fork
+    inherits its parent's, here the large pytest's."""
     try:
         status = Path(f"/proc/{pid}/status").read_text()
     except OSError:
         return None
     for line in status.splitlines():
-        if line.startswith("VmHWM:"):
+        if line.startswith(f"{field}:"):
             return int(line.split()[1]) * 1024
     return None  # a zombie has no memory lines
 
@@ -80,12 +99,14 @@ def finish(proc: subprocess.Popen[bytes]) -> Finished:
     """Read the output to its end (counting lines) while sampling the peak RSS, then reap."""
     assert proc.stdout is not None and proc.stderr is not None
     deadline = time.monotonic() + HANG_GUARD
-    lines, tail, peak = 0, b"", 0
+    lines, tail, peak, first = 0, b"", 0, 0
     os.set_blocking(proc.stdout.fileno(), False)
     while True:
         peak = max(peak, peak_rss(proc.pid) or 0)
         chunk = proc.stdout.read(1 << 20)
         if chunk:
+            if not first:
+                first = peak_rss(proc.pid, "VmRSS") or 0
             lines += chunk.count(b"\n")
             tail = (tail + chunk)[-4096:]
         elif chunk == b"":
@@ -103,7 +124,7 @@ def finish(proc: subprocess.Popen[bytes]) -> Finished:
             pytest.fail(f"still running after {HANG_GUARD} s: {proc.args!r}")
         time.sleep(0.01)
     last = tail.rstrip(b"\n").rsplit(b"\n", 1)[-1].decode()
-    return Finished(int(proc.returncode), err, peak, lines, last)
+    return Finished(int(proc.returncode), err, peak, lines, last, first)
 
 
 @pytest.fixture
@@ -135,12 +156,13 @@ def test_two_million_rows_stream_in_bounded_memory(built_db: str) -> None:
 
 @pytest.mark.usefixtures("measured")
 def test_an_endless_stream_is_stopped_by_the_timeout(built_db: str) -> None:
-    with started(
-        yimao("sql", ENDLESS.format("x FROM r"), "--jsonl", "--timeout", "3", "--db", built_db)
-    ) as proc:
+    argv = yimao("sql", ENDLESS.format("x FROM r"), "--jsonl", "--timeout", str(TIMEOUT))
+    with started([*argv, "--db", built_db]) as proc:
         done = finish(proc)
     assert done.code == 2
-    assert done.err.startswith("error: yimao sql stopped the query after 3 s (--timeout 3)")
+    assert done.err.startswith(
+        f"error: yimao sql stopped the query after {TIMEOUT} s (--timeout {TIMEOUT})"
+    )
     assert done.lines > 1000  # rows were streamed until the limit
     assert done.peak_rss < STREAM_RSS, f"{done.peak_rss / MIB:.0f} MiB"
 
@@ -151,20 +173,23 @@ def test_an_endless_stream_is_stopped_by_the_timeout(built_db: str) -> None:
         ("COUNT(*) FROM r", None, False),
         # stops growing at SQLite's length limit
         ("length(group_concat(x)) FROM r", "length(string_agg(x::text, ',')) FROM r", False),
-        ("x FROM r ORDER BY x DESC", None, True),  # a sort that never ends
+        (SORT, None, True),
         # grows outside SQLite's length limit
         ("length(json_group_array(x)) FROM r", "length(json_agg(x)::text) FROM r", True),
         ("COUNT(DISTINCT x) FROM r", None, True),
     ],
 )
 @pytest.mark.usefixtures("measured")
+@pytest.mark.alone
 def test_endless_queries_stop_with_bounded_memory(
     built_db: str, what: str, postgresql: str | None, grows: bool
 ) -> None:
     """With --timeout none on SQLite, a query whose memory grows is stopped by SQLite's heap
     limit; the others run on in constant memory until the timeout. Either way: exit 2, one
-    error line, bounded memory. (PostgreSQL's memory is the server's: the timeout applies.)"""
-    timeout = "none" if grows and is_sqlite(built_db) else "3"
+    error line, bounded memory. (PostgreSQL's memory is the server's: the timeout applies.)
+    At the default size only the sort is left to meet the limit."""
+    to_the_limit = grows and is_sqlite(built_db) and (FULL_SIZE or what == SORT)
+    timeout = "none" if to_the_limit else str(TIMEOUT)
     what = what if is_sqlite(built_db) else postgresql or what
     argv = yimao("sql", ENDLESS.format(what), "--csv", "--timeout", timeout, "--db", built_db)
     with started(argv) as proc:
@@ -175,7 +200,7 @@ def test_endless_queries_stop_with_bounded_memory(
         assert done.err.startswith("error: yimao sql stopped the query: "), done.err
         assert "MiB of memory" in done.err, done.err
     else:
-        assert done.err.startswith("error: yimao sql stopped the query after 3 s"), done.err
+        assert done.err.startswith(f"error: yimao sql stopped the query after {TIMEOUT} s")
     assert done.peak_rss < ATTACK_RSS, f"{done.peak_rss / MIB:.0f} MiB"
 
 
@@ -196,22 +221,26 @@ def test_a_huge_value_is_refused_in_bounded_memory(built_db: str) -> None:
 
 @pytest.mark.usefixtures("measured")
 def test_big_rows_stream_in_bounded_memory(built_db: str) -> None:
-    """64 rows of 4 MB each (256 MB in all): rows this big come a few at a time."""
+    """64 rows of 4 MB each (256 MB in all; 16 rows at the default size): rows this big come a
+    few at a time."""
     value = "repeat('x', 4000000 + king_wen)"  # not a constant, which PostgreSQL would fold
     if is_sqlite(built_db):
         value = "hex(randomblob(2000000))"
-    query = f"SELECT {value} AS s, king_wen FROM hexagram ORDER BY king_wen"
+    query = f"SELECT {value} AS s, king_wen FROM hexagram WHERE king_wen <= {BIG_ROWS}"
+    query += " ORDER BY king_wen"
     with started(yimao("sql", query, "--jsonl", "--db", built_db)) as proc:
         done = finish(proc)
-    assert (done.code, done.err, done.lines) == (0, "", 64)
-    assert done.last_line.endswith('", "king_wen": 64}')
+    assert (done.code, done.err, done.lines) == (0, "", BIG_ROWS)
+    assert done.last_line.endswith(f'", "king_wen": {BIG_ROWS}}}')
     assert done.peak_rss < BIG_ROWS_RSS, f"{done.peak_rss / MIB:.0f} MiB"
 
 
 @pytest.mark.usefixtures("measured")
+@pytest.mark.alone
 def test_a_batch_of_huge_rows_is_stopped_in_bounded_memory(built_db: str) -> None:
     """Small rows first (the batches grow to 1,000 rows), then rows of 15 MB: the process
-    stops growing at yimao sql's memory limit."""
+    stops growing at yimao sql's memory limit. Its growth is measured from its own size when
+    its output began (Python, yimao-db and the driver loaded), not from a guess of it."""
     if is_sqlite(built_db):
         query = ENDLESS.format(
             "CASE WHEN x <= 3000 THEN 'a' ELSE printf('%.*c', 15000000, 'x') END FROM r"
@@ -225,7 +254,11 @@ def test_a_batch_of_huge_rows_is_stopped_in_bounded_memory(built_db: str) -> Non
         done = finish(proc)
     assert done.code == 2
     assert done.err.startswith("error: yimao sql stopped the query: it made the process grow")
-    assert done.peak_rss < ATTACK_RSS, f"{done.peak_rss / MIB:.0f} MiB"
+    assert done.first_rss > 0
+    grown = done.peak_rss - done.first_rss
+    assert grown < MEMORY_LIMIT + REACTION, (
+        f"grew by {grown / MIB:.0f} MiB (from {done.first_rss / MIB:.0f} MiB)"
+    )
 
 
 # --- Ctrl-C ---------------------------------------------------------------------------------
@@ -275,10 +308,10 @@ def test_sigint_stops_a_query_stuck_in_one_long_call(built_db: str) -> None:
     with started(yimao("sql", query, "--timeout", "none", "--db", built_db)) as proc:
         done = interrupt(proc, built_db, "", wait=False)
     assert done.code == 130, done.err
-    with started(yimao("sql", query, "--timeout", "2", "--db", built_db)) as proc:
+    with started(yimao("sql", query, "--timeout", str(TIMEOUT), "--db", built_db)) as proc:
         done = finish(proc)
     assert done.code == 2
-    assert done.err.startswith("error: yimao sql stopped the query after 2 s"), done.err
+    assert done.err.startswith(f"error: yimao sql stopped the query after {TIMEOUT} s"), done.err
 
 
 def _running(db: str, name: str, want: bool) -> bool:
