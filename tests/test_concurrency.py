@@ -87,24 +87,29 @@ def counts(db: str) -> tuple[int, int, list[int]]:
         engine.dispose()
 
 
-def run_writers(db: str, writers: int, per_writer: int) -> tuple[list[int], list[str]]:
-    start = CONTEXT.Barrier(writers)
+def run_at_once(target: Any, args: tuple[Any, ...], processes: int) -> list[tuple[Any, ...]]:
+    """Start `processes` processes of `target(*args, start, results, worker)`, released
+    together by a barrier; return what each put on the queue, after each exited cleanly."""
+    start = CONTEXT.Barrier(processes)
     results = CONTEXT.Queue()
     procs = [
-        CONTEXT.Process(target=cast_many, args=(db, per_writer, start, results, w))
-        for w in range(writers)
+        CONTEXT.Process(target=target, args=(*args, start, results, w)) for w in range(processes)
     ]
     for p in procs:
         p.start()
-    ids: list[int] = []
-    errors: list[str] = []
-    for _ in procs:
-        _worker, got, failed = results.get(timeout=300)
-        ids += got
-        errors += failed
+    got = [results.get(timeout=300) for _ in procs]
     for p in procs:
         p.join(timeout=60)
         assert p.exitcode == 0
+    return got
+
+
+def run_writers(db: str, writers: int, per_writer: int) -> tuple[list[int], list[str]]:
+    ids: list[int] = []
+    errors: list[str] = []
+    for _worker, got, failed in run_at_once(cast_many, (db, per_writer), writers):
+        ids += got
+        errors += failed
     return ids, errors
 
 
@@ -242,25 +247,13 @@ def test_tags_and_outcomes_of_one_reading_at_once(target_db: str) -> None:
     from yimao_db.readings import cast
 
     reading_id = cast(**CASTS[0], db=target_db)
-    start = CONTEXT.Barrier(WRITERS)
-    results = CONTEXT.Queue()
-    procs = [
-        CONTEXT.Process(target=journal_many, args=(target_db, reading_id, start, results, w))
-        for w in range(WRITERS)
-    ]
-    for p in procs:
-        p.start()
     added: list[str] = []
     replaced: list[str | None] = []
     errors: list[str] = []
-    for _ in procs:
-        _worker, got, before, failed = results.get(timeout=300)
+    for _worker, got, before, failed in run_at_once(journal_many, (target_db, reading_id), WRITERS):
         added += got
         replaced += before
         errors += failed
-    for p in procs:
-        p.join(timeout=60)
-        assert p.exitcode == 0
     assert errors == []
     stored = journal(reading_id, db=target_db)
     assert sorted(added) == sorted(stored.tags) == sorted(f"t{i}" for i in range(JOURNAL_TAGS))
