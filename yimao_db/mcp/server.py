@@ -14,6 +14,7 @@ from __future__ import annotations
 import socket
 import sys
 from collections.abc import Callable
+from dataclasses import asdict
 from typing import Any, TypeVar
 
 import anyio
@@ -110,32 +111,14 @@ def make_server(service: Service) -> Server[Any]:
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListResourcesResult:
         return types.ListResourcesResult(
-            resources=[
-                types.Resource(
-                    uri=r.uri,
-                    name=r.name,
-                    title=r.title,
-                    description=r.description,
-                    mime_type=r.mime_type,
-                )
-                for r in service.resources()
-            ]
+            resources=[types.Resource(**asdict(r)) for r in service.resources()]
         )
 
     async def list_templates(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListResourceTemplatesResult:
         return types.ListResourceTemplatesResult(
-            resource_templates=[
-                types.ResourceTemplate(
-                    uri_template=t.uri_template,
-                    name=t.name,
-                    title=t.title,
-                    description=t.description,
-                    mime_type=t.mime_type,
-                )
-                for t in service.templates()
-            ]
+            resource_templates=[types.ResourceTemplate(**asdict(t)) for t in service.templates()]
         )
 
     async def read_resource(
