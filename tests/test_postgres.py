@@ -147,6 +147,33 @@ def test_postgresql_readers_are_read_only_snapshots(built_pg: str) -> None:
         engine.dispose()
 
 
+def test_ctrl_c_inside_a_copy_closes_the_connection_instead_of_reusing_it(
+    pg_empty_db: str,
+) -> None:
+    """Ctrl-C may land while psycopg is in the middle of a COPY (an import's, a build's); the
+    connection is then closed, not rolled back and returned to the pool (where the reset
+    failed with 'another command is already in progress' and SQLAlchemy printed its
+    traceback), and nothing of the COPY is stored."""
+    from yimao_db import dialect
+
+    def rows() -> Iterator[tuple[int]]:
+        yield (1,)
+        raise KeyboardInterrupt
+
+    engine = writer_engine(pg_empty_db)
+    try:
+        with engine.connect() as conn:
+            conn.exec_driver_sql("CREATE TABLE copied (n integer)")
+            conn.commit()
+            with pytest.raises(KeyboardInterrupt), conn.begin():
+                dialect.pg_copy(conn, "copied", ["n"], rows())
+            assert conn.invalidated
+        with engine.connect() as conn:
+            assert conn.exec_driver_sql("SELECT count(*) FROM copied").scalar_one() == 0
+    finally:
+        engine.dispose()
+
+
 def test_postgresql_snapshot_spans_statements(built_pg: str) -> None:
     """A reading committed between two statements of one read is not seen by the second."""
     from yimao_db.readings import cast

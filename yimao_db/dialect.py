@@ -407,9 +407,17 @@ def pg_copy(
     sql = f"COPY {quote(table)} ({', '.join(quote(c) for c in columns)}) FROM STDIN"
     driver = conn.connection.driver_connection
     assert driver is not None  # an open connection
-    with driver.cursor() as cursor, cursor.copy(sql) as copy:
-        for row in rows:
-            copy.write_row(row)
+    try:
+        with driver.cursor() as cursor, cursor.copy(sql) as copy:
+            for row in rows:
+                copy.write_row(row)
+    except BaseException as exc:
+        if not isinstance(exc, Exception):
+            # Ctrl-C may land while psycopg talks to the server, leaving the connection in
+            # the middle of the COPY ("another command is already in progress"): it is
+            # closed, not rolled back and reused; the server rolls the transaction back.
+            conn.invalidate(exc)
+        raise
 
 
 MAX_ID = 2**63 - 1  # the largest reading id SQLite and PostgreSQL can hold (a 64-bit integer)

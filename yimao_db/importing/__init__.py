@@ -155,13 +155,7 @@ class _Table:
     def _copy(self, rows: list[tuple[Any, ...]]) -> None:
         """PostgreSQL: the rows through ``COPY … FROM STDIN`` on the same connection and
         transaction (several times the speed of multi-row INSERTs)."""
-        columns = ", ".join(self.columns)
-        driver = self.conn.connection.driver_connection
-        assert driver is not None
-        with driver.cursor() as cursor:
-            with cursor.copy(f"COPY {self.table} ({columns}) FROM STDIN") as copy:
-                for row in rows:
-                    copy.write_row(row)
+        dialect.pg_copy(self.conn, self.table, self.columns, rows)
 
 
 def _insert(conn: Connection, spool: Spool, progress: Progress | None) -> list[int]:
