@@ -132,13 +132,66 @@ def test_still_line_clashed_by_the_day_stirs_when_strong() -> None:
     assert not {"暗動", "日破"} & set(line(value=9, clash=1, strength="旺"))  # it moves
 
 
-def test_dispersed_is_a_moving_line_the_day_clashes() -> None:
-    assert "世身散" in body("世身", value=6, clash=1)
-    assert "世身散" not in body("世身", value=8, clash=1)
-    assert "卦身衝亡" in body("卦身", value=9, clash=1)
-    assert "卦身暗衝" in body("卦身", value=7, clash=1) and "卦身暗衝" not in body(
-        "卦身", 9, clash=1
+def shi_shen(
+    value: int = 7, void: int = 0, brk: int = 0, clash: int = 0, world: str = "囚"
+) -> list[str]:
+    return fires(
+        "shi_shen_sign",
+        value=value,
+        is_void=void,
+        is_month_break=brk,
+        is_day_clash=clash,
+        world_strength=world,
     )
+
+
+def test_dispersed_is_a_moving_line_the_day_clashes() -> None:
+    assert "世身散" in shi_shen(value=6, clash=1)
+    assert "世身散" not in shi_shen(value=8, clash=1)
+    assert "卦身衝亡" in body("卦身", value=9, clash=1)
+    # one reading for one fact: a still 卦身 clashed is 卦身衝, a moving one 卦身衝亡
+    assert body("卦身", value=7, clash=1) == ["卦身衝"]
+    assert "卦身衝" not in body("卦身", 9, clash=1)
+    assert "卦身暗衝" not in signs.by_name()
+    reasons = {signs.by_name()[n].basis for n in ("卦身衝亡", "世身散", "凶神散")}
+    assert reasons == {"decision"}
+    for name in ("卦身衝亡", "世身散", "凶神散"):
+        assert signs.SCATTER_REASON in signs.by_name()[name].condition, name
+
+
+def test_the_world_strong_the_shi_shen_takes_no_harm() -> None:
+    """§9.4 commentary: while the world line is 旺 or 相 the 世身's five conditions do no
+    harm; 休 囚 死, they are read."""
+    spoiled = {
+        "世身空": {"void": 1},
+        "世身破": {"brk": 1},
+        "世身動": {"value": 9},
+        "世身衝": {"clash": 1},
+        "世身散": {"value": 6, "clash": 1},
+    }
+    for name, state in spoiled.items():
+        for weak in ("休", "囚", "死"):
+            assert name in shi_shen(**state, world=weak), (name, weak)
+        for strong in ("旺", "相"):
+            assert shi_shen(**state, world=strong) == [], (name, strong)
+
+
+def test_what_is_wanted_needs_a_sound_body() -> None:
+    """§9.5 先宜無病: a want row only for a still body neither void, broken nor clashed; a
+    fear row for every state."""
+    rules = signs.matter_rules()
+    want = {
+        (r.value, r.is_void, r.is_month_break, r.is_day_clash)
+        for r in rules
+        if (r.matter, r.place, r.attitude) == ("財利", "世身", "want")
+    }
+    fear = {
+        (r.value, r.is_void, r.is_month_break, r.is_day_clash)
+        for r in rules
+        if (r.matter, r.place, r.attitude) == ("財利", "世身", "fear")
+    }
+    assert want == {(7, 0, 0, 0), (8, 0, 0, 0)}
+    assert len(fear) == 4 * 2 * 2 * 2
 
 
 def test_the_gua_shen_at_rest() -> None:

@@ -86,6 +86,13 @@ sign = table(
     col("condition", Text, comment="When it fires, in words"),
     col("meaning", String(200), comment="What it means, in English (our words)"),
     col("meaning_zh", String(40), comment="What it means, in Chinese (our words)"),
+    col(
+        "cancels",
+        String(8),
+        nullable=True,
+        comment="What it cancels, when it cancels a harm or a good instead of being 吉 or 凶 "
+        "(polarity 中): a sign (太白特現) or a spirit's force (白虎之凶); NULL otherwise",
+    ),
     one_of("subject", SUBJECTS),
     one_of("chart_group", GROUPS),
     one_of("polarity", POLARITIES),
