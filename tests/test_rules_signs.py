@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from yimao_db.kb.facts import read_tsv
-from yimao_db.kb.rules import bodies, day_month, dusk, hidden_stems, lines, shensha, signs
+from yimao_db.kb.rules import bodies, day_month, dusk, hidden_stems, lines, shensha, signs, spirits
 from yimao_db.kb.rules.hexagrams import gua_shen_positions, hexagrams
 from yimao_db.kb.vocab import SIGN_POLARITIES as POLARITIES
 from yimao_db.kb.vocab import SIGN_SUBJECTS as SUBJECTS
@@ -359,3 +359,55 @@ def test_sign_names_are_not_split_across_modules() -> None:
             continue
         text = path.read_text(encoding="utf-8")
         assert not re.search(r'"(世空|卦身缺|間動|獨發)"', text), path.name
+
+
+# --- the catalogue claims no more than the book ------------------------------------------------
+
+
+def test_the_stars_speak_by_decision_and_weigh_last() -> None:
+    """§8.7 commentary says only 必以獨發; tying the star to the world line is an inference.
+    §8.13 commentary: 五星經星，又其次爾 — the stars after the world's own omens."""
+    for name in ("獨發", "鎮星特現", "太白特現", "太陰特現", "歲星特現", "熒惑特現"):
+        s = signs.by_name()[name]
+        assert (s.basis, s.weight) == ("decision", 1), name
+        assert signs.SOLE_REASON in s.condition, name
+    stars = next(w for w in signs.WEIGHTS if w.weight == 1)
+    assert (stars.passage, stars.basis) == ("8.13", "book")
+    world = next(w for w in signs.WEIGHTS if w.weight == 5)
+    assert (world.passage, world.basis) == ("9.6", "decision")  # the response by decision
+
+
+def test_the_void_inauspicious_spirit_is_book_only_for_the_white_tiger() -> None:
+    s = signs.by_name()["凶神空"]
+    assert s.basis == "decision" and signs.NATURE_REASON in s.condition
+    assert [n for n, nature in spirits.natures().items() if nature == "凶"] == [
+        "朱雀",
+        "騰蛇",
+        "白虎",
+        "玄武",
+    ]
+
+
+def test_what_cancels_is_neither_good_nor_bad() -> None:
+    """§7.8 commentary 吉而不吉, 凶而不凶; §8.8–8.9 無咎, 無患: a harm or a good cancelled."""
+    cancels = {s.name: (s.polarity, s.cancels) for s in signs.SIGNS if s.cancels}
+    assert cancels == {
+        "龍避金爻": ("中", "青龍之吉"),
+        "虎伏火爻": ("中", "白虎之凶"),
+        "熒惑受制": ("中", "熒惑特現"),
+        "太白無咎": ("中", "太白特現"),
+    }
+
+
+def test_standard_signs_cite_no_passage() -> None:
+    for name in ("化合", "暗動", "日破", "伏吟", "反吟"):
+        s = signs.by_name()[name]
+        assert (s.passage, s.basis) == (None, "standard"), name
+
+
+def test_places_are_not_signs() -> None:
+    assert not {"將來", "已往", "左鄰", "右鄰", "君", "臣", "天", "地", "門戶"} & set(
+        signs.by_name()
+    )
+    assert bodies.places(1, 5) == ("地", "右鄰") and bodies.places(6, 5) == ("將來", "天")
+    assert bodies.places(1, 6) == ("將來", "地", "右鄰") and bodies.places(6, 1) == ("已往", "天")

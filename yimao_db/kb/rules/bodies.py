@@ -44,7 +44,14 @@ def harmless(world_strength: str) -> bool:
 
 # the places §10.5 gives a line by its position alone (commentary: 四 左鄰, 初 右鄰; 五 君,
 # 二 臣; 初 地, 上 天; 三 四 門戶)
-POSITION_PLACES = {1: ("地", "右鄰"), 2: ("臣",), 3: ("門戶",), 4: ("門戶", "左鄰"), 5: ("君",), 6: ("天",)}
+POSITION_PLACES = {
+    1: ("地", "右鄰"),
+    2: ("臣",),
+    3: ("門戶",),
+    4: ("門戶", "左鄰"),
+    5: ("君",),
+    6: ("天",),
+}
 COMING, PAST = "將來", "已往"
 
 

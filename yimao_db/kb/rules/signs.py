@@ -872,15 +872,20 @@ def _matter_fires(r: ReadingFacts) -> Iterator[tuple[int | None, str]]:
         items = _items(r, f)
         state = (f.value, f.is_void, f.is_month_break, f.is_day_clash)
         for rule in matter_rules():
-            if (rule.matter, rule.place) == (r.matter, place.place) and (
-                rule.value,
-                rule.is_void,
-                rule.is_month_break,
-                rule.is_day_clash,
-            ) == state and any(
-                (p.item_kind, p.item) in items
-                for p in prefs
-                if (p.matter, p.attitude) == (r.matter, rule.attitude)
+            if (
+                (rule.matter, rule.place) == (r.matter, place.place)
+                and (
+                    rule.value,
+                    rule.is_void,
+                    rule.is_month_break,
+                    rule.is_day_clash,
+                )
+                == state
+                and any(
+                    (p.item_kind, p.item) in items
+                    for p in prefs
+                    if (p.matter, p.attitude) == (r.matter, rule.attitude)
+                )
             ):
                 yield place.position, rule.sign
 
