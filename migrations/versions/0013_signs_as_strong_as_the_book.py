@@ -1,8 +1,9 @@
 """The signs exactly as strong as the book: 世身's harms only while the world line is weak
 (shi_shen_sign, §9.4 commentary), 得喜 only on a sound body (matter_sign keyed by the body
 line's state, §9.5 先宜無病), the places of §10.5 as a column of v_reading_line
-(line_places) instead of the signs 將來 and 已往, what a sign cancels (sign.cancels), and
-v_reading_sign with each sign's meaning. The rows of the sign tables come from the seed.
+(line_places) instead of the signs 將來 and 已往, what a sign cancels (sign.cancels),
+and v_reading_sign with each sign's meaning. The rows of the rule tables come from the
+seed.
 
 Revision ID: 0013
 Revises: 0012
@@ -476,9 +477,17 @@ def _matter_sign(new: bool) -> None:
         )
 
 
-def _line_sign_comment(comment: str, existing: str) -> None:
-    if op.get_bind().dialect.name == "postgresql":
-        op.create_table_comment("line_sign", comment, existing_comment=existing)
+def _comments(upgrade: bool) -> None:
+    """PostgreSQL stores comments (SQLite does not): line_sign no longer holds the 世身's
+    signs, 將來 or 已往."""
+    if op.get_bind().dialect.name != "postgresql":
+        return
+    new, old = (
+        (LINE_SIGN_COMMENT, LINE_SIGN_COMMENT_BEFORE)
+        if upgrade
+        else (LINE_SIGN_COMMENT_BEFORE, LINE_SIGN_COMMENT)
+    )
+    op.create_table_comment("line_sign", new, existing_comment=old)
 
 
 def upgrade() -> None:
@@ -621,13 +630,13 @@ def upgrade() -> None:
             "凶 (polarity 中): a sign (太白特現) or a spirit's force (白虎之凶); NULL otherwise",
         ),
     )
-    _line_sign_comment(LINE_SIGN_COMMENT, LINE_SIGN_COMMENT_BEFORE)
+    _comments(upgrade=True)
     migrating.create_views(op, VIEWS)
 
 
 def downgrade() -> None:
     migrating.drop_views(op, VIEWS)
-    _line_sign_comment(LINE_SIGN_COMMENT_BEFORE, LINE_SIGN_COMMENT)
+    _comments(upgrade=False)
     op.drop_column("sign", "cancels")
     op.drop_table("matter_sign")
     _matter_sign(new=False)
