@@ -73,7 +73,7 @@ RESOURCES = (
     Resource(
         "yimao://docs/chart.schema.json",
         "chart-schema",
-        "The chart contract yimao.chart/1",
+        "The chart contract yimao.chart/2",
         "docs/chart.schema.json: the JSON Schema of a chart as the chart, preview and cast "
         "tools return it.",
         "application/schema+json",

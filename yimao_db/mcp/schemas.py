@@ -1,5 +1,5 @@
 """The output schemas of the tools (JSON Schema 2020-12): what the structured part of each
-answer holds. A chart is the ``yimao.chart/1`` contract, docs/chart.schema.json itself; the
+answer holds. A chart is the ``yimao.chart/2`` contract, docs/chart.schema.json itself; the
 others describe the rows the command line prints with ``--json``."""
 
 from __future__ import annotations

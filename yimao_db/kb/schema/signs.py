@@ -86,18 +86,22 @@ sign = table(
     col("condition", Text, comment="When it fires, in words"),
     col("meaning", String(200), comment="What it means, in English (our words)"),
     col("meaning_zh", String(40), comment="What it means, in Chinese (our words)"),
+    one_of("subject", SUBJECTS),
+    one_of("chart_group", GROUPS),
+    one_of("polarity", POLARITIES),
+    section=SECTION,
+    cited=True,
+)
+
+# added by revision 0013, after the columns every cited table ends with
+sign.append_column(
     col(
         "cancels",
         String(8),
         nullable=True,
         comment="What it cancels, when it cancels a harm or a good instead of being 吉 or 凶 "
         "(polarity 中): a sign (太白特現) or a spirit's force (白虎之凶); NULL otherwise",
-    ),
-    one_of("subject", SUBJECTS),
-    one_of("chart_group", GROUPS),
-    one_of("polarity", POLARITIES),
-    section=SECTION,
-    cited=True,
+    )
 )
 
 line_place = table(
