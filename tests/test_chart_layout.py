@@ -249,3 +249,20 @@ def test_the_changed_column_shows_every_transform_and_the_lines_their_strength(
     line3 = next(row for row in out.splitlines() if "甲辰土" in row)
     assert line2.endswith("庚寅木  伏吟") and " 休·沐浴 " in line2  # 木 休 in 午, 沐浴 at 子
     assert line3.endswith("庚辰土  化墓,伏吟") and " 相·帝旺 " in line3  # 土 (with 水): 帝旺 at 子
+
+
+def test_opposite_signs_on_one_line_are_explained(fresh_db: str) -> None:
+    """既濟之隨 asking about wealth on a 戊戌 day: the 世身 (line 6, 子 兄弟) holds 地財, which
+    wealth wants, and 兄弟, which it fears; line 5's between line is helped and holds 官鬼."""
+    from yimao_db.present.signs import opposed
+
+    rid = cast_into(fresh_db, "789678", pillars="甲辰,丙寅,戊戌,庚申", matter="wealth")
+    c = chart(rid, db=fresh_db)
+    assert opposed(c.signs) == [
+        "line 5: 間生助 (吉) and 間鬼 (凶) both hold, each on its own condition; neither "
+        "cancels the other",
+        "line 6: 世身得喜 (吉) and 世身逢忌 (凶) both hold, each on its own condition; neither "
+        "cancels the other",
+    ]
+    text = render_chart(c, cells_wide=200)
+    assert "  opposed  line 5: 間生助 (吉) and 間鬼 (凶) both hold" in text

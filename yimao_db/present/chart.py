@@ -19,7 +19,7 @@ from yimao_db.journaling import Journal
 from yimao_db.kb.rules.lines import all_moving_name
 from yimao_db.kb.vocab import CHANGE_SIGNS, MOVING_MARKS, SEASONAL, YANG_BAR, YIN_BAR
 from yimao_db.present.journal_block import journal_lines
-from yimao_db.present.signs import grouped, render_signs
+from yimao_db.present.signs import grouped, opposed, render_signs
 from yimao_db.present.table import pad, terminal_text, width
 from yimao_db.readings import Chart, ChartLine
 
@@ -237,6 +237,7 @@ def chart_markdown(chart: Chart, journal: Journal | None = None) -> str:
         for title, labels in groups:
             out.append(f"- **{title}**")
             out += [f"  - {md_text(text)}" for text in labels]
+        out += [f"- **opposed** {md_text(note)}" for note in opposed(chart.signs)]
     notes = [line for line in _journal(journal) if line]
     if notes:
         out.append("")
@@ -288,7 +289,7 @@ def chart_html(chart: Chart) -> str:
         + "".join(f"<li>{escape(text)}</li>" for text in labels)
         + "</ul></li>"
         for title, labels in grouped(chart.signs)
-    )
+    ) + "".join(f"<li><b>opposed</b> {escape(note)}</li>" for note in opposed(chart.signs))
     sign_list = f'<ul class="signs">{items}</ul>' if items else ""
     return (
         f'<div class="yimao-chart" data-reading="{chart.reading_id}">{head}'

@@ -59,6 +59,25 @@ def grouped(signs: Sequence[SignRow]) -> list[tuple[str, list[str]]]:
     return found
 
 
+def opposed(signs: Sequence[SignRow]) -> list[str]:
+    """A note for each line where signs about one subject pull opposite ways (世身得喜 and
+    世身逢忌 on a body that holds both what the matter wants and what it fears): both hold,
+    each on its own condition, and neither cancels the other (docs/signs.md)."""
+    notes = []
+    seen: dict[tuple[int, str], dict[str, list[str]]] = {}
+    for s in signs:
+        if s.position is not None and s.polarity in ("吉", "凶"):
+            seen.setdefault((s.position, s.subject), {}).setdefault(s.polarity, []).append(s.sign)
+    for (position, _), found in sorted(seen.items()):
+        if len(found) == 2:
+            good, bad = " ".join(found["吉"]), " ".join(found["凶"])
+            notes.append(
+                f"line {position}: {good} (吉) and {bad} (凶) both hold, each on its own "
+                "condition; neither cancels the other"
+            )
+    return notes
+
+
 def _wrap(text: str, cells: int) -> list[str]:
     """``text`` in lines of at most ``cells`` display cells (wide characters count two),
     broken at spaces where it can be."""
@@ -94,4 +113,10 @@ def render_signs(signs: Sequence[SignRow], cells_wide: int | None = None) -> lis
             out.append(lead + first)
             if rest:
                 out += [" " * (LEAD + 2) + more for more in _wrap(" ".join(rest), room - 2)]
+    for i, note in enumerate(opposed(signs)):
+        lead = f"  {'opposed':<{LEAD - 3}} " if i == 0 else " " * LEAD
+        first, *rest = _wrap(note, room)
+        out.append(lead + first)
+        if rest:
+            out += [" " * (LEAD + 2) + more for more in _wrap(" ".join(rest), room - 2)]
     return out
