@@ -109,8 +109,9 @@ def test_cast_prints_the_chart(capsys: pytest.CaptureFixture[str], fresh_db: str
     assert signs[7] == "  lines    吉神生 吉 §7.9 — the auspicious spirit is fed (1)"
     assert "           水制朱雀 吉 §7.8 — quarrelling is overcome by wisdom (6)" in signs
     assert signs[-2:] == [  # line 4's between line is helped and moves (間生助, 間動)
-        "  opposed  line 4: 間生助 (吉) and 間動 (凶) both hold, each on its own condition; neither",
-        "             cancels the other",
+        "  opposed  line 4: 間生助 (吉) and 間動 (凶) both hold, each on its own condition; "
+        "neither cancels",
+        "             the other",
     ]
     assert not {"將來", "已往"} & {s.split()[0] for s in signs[1:] if s.split()}
 
