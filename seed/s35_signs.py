@@ -114,7 +114,7 @@ def place_rows() -> Rows:
             }
             for h in sorted(hexagrams().values(), key=lambda h: h.king_wen)
             for p in range(1, 7)
-            for found in [bodies.places(p, h.shi_shen_line)]
+            for found in [bodies.places(p, h.shi_shen_line, h.world, h.response)]
         ],
         "mask_line": [
             {

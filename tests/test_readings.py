@@ -622,14 +622,15 @@ def test_the_places_of_the_lines(engine: Engine) -> None:
     names them any more."""
     qian = cast_chart(engine, "777777", day="甲子", month="寅")
     assert lines_by(qian, "places") == [
-        "地,右鄰",
+        "地,右鄰,後鄰",
         "臣",
         "門戶",
-        "已往,門戶,左鄰",
-        "君",
+        "已往,近彼,門戶,左鄰,前鄰",  # between: beside the response (3), §10.3 近彼
+        "近我,君",  # beside the world (6)
         "將來,天",
     ]
-    tongren = cast_chart(engine, "787777", day="甲子", month="寅")
-    assert lines_by(tongren, "places")[0] == "將來,地,右鄰"
-    assert lines_by(tongren, "places")[4] == "已往,君"
+    tongren = cast_chart(engine, "787777", day="甲子", month="寅")  # world 3, response 6
+    assert lines_by(tongren, "places")[0] == "將來,地,右鄰,後鄰"
+    assert lines_by(tongren, "places")[3] == "近我,門戶,左鄰,前鄰"
+    assert lines_by(tongren, "places")[4] == "已往,近彼,君"
     assert not {s.sign for s in qian.signs + tongren.signs} & {"將來", "已往"}

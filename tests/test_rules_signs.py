@@ -409,5 +409,10 @@ def test_places_are_not_signs() -> None:
     assert not {"將來", "已往", "左鄰", "右鄰", "君", "臣", "天", "地", "門戶"} & set(
         signs.by_name()
     )
-    assert bodies.places(1, 5) == ("地", "右鄰") and bodies.places(6, 5) == ("將來", "天")
-    assert bodies.places(1, 6) == ("將來", "地", "右鄰") and bodies.places(6, 1) == ("已往", "天")
+    qian = (5, 6, 3)  # 乾: 世身 5, world 6, response 3
+    assert bodies.places(1, *qian) == ("地", "右鄰", "後鄰")
+    assert bodies.places(6, *qian) == ("將來", "天")
+    assert bodies.places(4, *qian) == ("已往", "近彼", "門戶", "左鄰", "前鄰")
+    assert bodies.places(5, *qian) == ("近我", "君")
+    assert bodies.places(1, 6, 3, 6) == ("將來", "地", "右鄰", "後鄰")
+    assert bodies.places(6, 1, 1, 4) == ("已往", "天")

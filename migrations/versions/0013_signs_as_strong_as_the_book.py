@@ -490,6 +490,64 @@ def _comments(upgrade: bool) -> None:
     op.create_table_comment("line_sign", new, existing_comment=old)
 
 
+DOMAIN_BEFORE = "CHECK (coverage IN ('encoded', 'theory'))"
+DOMAIN = "CHECK (coverage IN ('encoded', 'partial', 'theory'))"
+PARTIAL_NOTE = "CONSTRAINT ck_source_passage_partial_has_note CHECK (coverage <> 'partial' OR note IS NOT NULL)"
+THEORY_NOTE = (
+    "CONSTRAINT ck_source_passage_theory_has_note CHECK (coverage <> 'theory' OR note IS NOT NULL)"
+)
+PASSAGE_COMMENT_BEFORE = (
+    "The 77 numbered passages of 《易冒》卷一 (chapter and passage, as listed in "
+    "seed/data/passages.tsv). No text of the book is stored; rows elsewhere cite a passage by "
+    "its id. Every passage is accounted for: encoded (some row cites it) or theory (nothing to "
+    "compute; a note says why)."
+)
+PASSAGE_COMMENT = (
+    "The 77 numbered passages of 《易冒》卷一 (chapter and passage, as listed in "
+    "seed/data/passages.tsv). No text of the book is stored; rows elsewhere cite a passage by "
+    "its id. Every passage is accounted for: encoded (some row cites it), partial (some row "
+    "cites it, and a note names what of it is not applied) or theory (nothing to compute; a "
+    "note says why)."
+)
+
+
+def _coverage(upgrade: bool) -> None:
+    """source_passage.coverage gains partial (a cited passage with a note of what of it is
+    not applied), or loses it again (a partial passage is encoded then)."""
+    if not upgrade:
+        op.execute(
+            "UPDATE source_passage SET coverage = 'encoded', note = NULL WHERE coverage = 'partial'"
+        )
+    if op.get_bind().dialect.name == "sqlite":
+        old, new = (THEORY_NOTE, f"{THEORY_NOTE}, \n\t{PARTIAL_NOTE}")
+        if upgrade:
+            migrating.edit_sqlite_table(op, "source_passage", DOMAIN_BEFORE, DOMAIN)
+            migrating.edit_sqlite_table(op, "source_passage", old, new)
+        else:
+            migrating.edit_sqlite_table(op, "source_passage", new, old)
+            migrating.edit_sqlite_table(op, "source_passage", DOMAIN, DOMAIN_BEFORE)
+        return
+    op.drop_constraint("ck_source_passage_coverage_domain", "source_passage", type_="check")
+    values = "'encoded', 'partial', 'theory'" if upgrade else "'encoded', 'theory'"
+    op.create_check_constraint(
+        "ck_source_passage_coverage_domain", "source_passage", f"coverage IN ({values})"
+    )
+    if upgrade:
+        op.create_check_constraint(
+            "ck_source_passage_partial_has_note",
+            "source_passage",
+            "coverage <> 'partial' OR note IS NOT NULL",
+        )
+    else:
+        op.drop_constraint("ck_source_passage_partial_has_note", "source_passage", type_="check")
+    new, old = (
+        (PASSAGE_COMMENT, PASSAGE_COMMENT_BEFORE)
+        if upgrade
+        else (PASSAGE_COMMENT_BEFORE, PASSAGE_COMMENT)
+    )
+    op.create_table_comment("source_passage", new, existing_comment=old)
+
+
 def upgrade() -> None:
     migrating.drop_views(op, migrating.previous_views(op, VIEWS, REPLACES))
     op.create_table(
@@ -587,7 +645,7 @@ def upgrade() -> None:
         ),
         sa.Column(
             "places",
-            sa.String(length=16),
+            sa.String(length=24),
             nullable=False,
             comment="Its places, joined by ',' (將來 or 已往 first)",
         ),
@@ -614,7 +672,7 @@ def upgrade() -> None:
             ["passage"], ["source_passage.id"], name=op.f("fk_line_places_passage_source_passage")
         ),
         sa.PrimaryKeyConstraint("king_wen", "position", name=op.f("pk_line_places")),
-        comment="The places §10.5 gives each line of each hexagram: 將來 after the 世身 line and 已往 before it (line 6 wrapping to 1; the book's 身世 read as the 世身, a decision), 左鄰 (line 4) 右鄰 (line 1), 君 (5) 臣 (2), 天 (6) 地 (1), 門戶 (3 and 4). Places, not judgments: what the line stands for in the matter. Every line has a row.",
+        comment="The places §10.5 and §10.3 give each line of each hexagram: 將來 after the 世身 line and 已往 before it (line 6 wrapping to 1; the book's 身世 read as the 世身, a decision), on a between line 近我 beside the world or 近彼 beside the response (§10.3), then the places of its position (line_role: 地 右鄰 後鄰, 臣, 門戶, 左鄰 前鄰, 君, 天). Places, not judgments: what the line stands for in the matter. Every line has a row.",
         info={"section": "rules"},
         sqlite_with_rowid=False,
     )
@@ -631,12 +689,14 @@ def upgrade() -> None:
         ),
     )
     _comments(upgrade=True)
+    _coverage(upgrade=True)
     migrating.create_views(op, VIEWS)
 
 
 def downgrade() -> None:
     migrating.drop_views(op, VIEWS)
     _comments(upgrade=False)
+    _coverage(upgrade=False)
     op.drop_column("sign", "cancels")
     op.drop_table("matter_sign")
     _matter_sign(new=False)

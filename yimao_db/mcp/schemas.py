@@ -126,7 +126,7 @@ def passages() -> dict[str, Any]:
                         "chapter_no": INTEGER,
                         "passage_no": INTEGER,
                         "chapter": TEXT,
-                        "coverage": {"enum": ["encoded", "theory"]},
+                        "coverage": {"enum": ["encoded", "partial", "theory"]},
                         "note": MAYBE_TEXT,
                         "citations": {"type": "integer", "description": "Rows citing it"},
                         "cited_by": _rows(

@@ -158,7 +158,9 @@ def expected_chart(
             "is_between": int(p in primary.between),
             "mansion": primary.mansions[p],
             "is_dusk_mansion": int(primary.mansions[p] == dusk_mansion(month_branch)),
-            "places": ",".join(bodies.places(p, primary.shi_shen_line)),
+            "places": ",".join(
+                bodies.places(p, primary.shi_shen_line, primary.world, primary.response)
+            ),
             "is_day_clash": int(day_month.is_day_clash(day_branch, line.branch)),
             **against_day_and_month(line.branch),
             "changed_stem": None,

@@ -4,7 +4,9 @@ past."""
 
 from __future__ import annotations
 
-from yimao_db.kb.facts import facts
+from functools import cache
+
+from yimao_db.kb.facts import facts, read_tsv
 
 
 def gua_shen(world_position: int, world_is_yang: bool) -> str:
@@ -42,24 +44,26 @@ def harmless(world_strength: str) -> bool:
     return world_strength in ("旺", "相")
 
 
-# the places §10.5 gives a line by its position alone (commentary: 四 左鄰, 初 右鄰; 五 君,
-# 二 臣; 初 地, 上 天; 三 四 門戶)
-POSITION_PLACES = {
-    1: ("地", "右鄰"),
-    2: ("臣",),
-    3: ("門戶",),
-    4: ("門戶", "左鄰"),
-    5: ("君",),
-    6: ("天",),
-}
 COMING, PAST = "將來", "已往"
+NEAR_ME, NEAR_THEM = "近我", "近彼"
 
 
-def places(position: int, shi_shen_line: int) -> tuple[str, ...]:
-    """The places §10.5 gives line ``position`` of a hexagram whose 世身 is on
-    ``shi_shen_line``: 將來 after the 世身 and 已往 before it (the book's 身世 read as the 世身,
-    a decision), then those of its position (左鄰 右鄰, 君 臣, 天 地, 門戶). Places, not
-    judgments: they say what the line stands for in the matter."""
+@cache
+def position_roles() -> dict[int, tuple[str, ...]]:
+    """The places §10.5 gives a line by its position alone (table ``line_role``: 初 地 and
+    右鄰/後鄰, 二 臣, 三 四 門戶, 四 左鄰/前鄰, 五 君, 上 天)."""
+    roles: dict[int, list[str]] = {}
+    for r in read_tsv("line_role"):
+        roles.setdefault(int(r["position"]), []).append(r["role"])
+    return {p: tuple(found) for p, found in roles.items()}
+
+
+def places(position: int, shi_shen_line: int, world: int, response: int) -> tuple[str, ...]:
+    """The places of line ``position`` in a hexagram whose 世身 is on ``shi_shen_line``:
+    將來 after the 世身 and 已往 before it (§10.5; the book's 身世 read as the 世身, a
+    decision); on a between line 近我 beside the world or 近彼 beside the response (§10.3
+    近彼近我); then those of its position (``line_role``). Places, not judgments: they say
+    what the line stands for in the matter."""
     around = (
         (COMING,)
         if position == ahead(shi_shen_line)
@@ -67,4 +71,8 @@ def places(position: int, shi_shen_line: int) -> tuple[str, ...]:
         if position == behind(shi_shen_line)
         else ()
     )
-    return around + POSITION_PLACES[position]
+    low, high = sorted((world, response))
+    near: tuple[str, ...] = ()
+    if low < position < high:
+        near = (NEAR_ME,) if abs(position - world) == 1 else (NEAR_THEM,)
+    return around + near + position_roles()[position]

@@ -384,9 +384,10 @@ V_READING_LINE = View(
         ),
         col(
             "places",
-            "The line's places of §10.5, joined by ',': 將來 after the 世身 line, 已往 before "
-            "it, 左鄰 (4) 右鄰 (1), 君 (5) 臣 (2), 天 (6) 地 (1), 門戶 (3, 4); what the line "
-            "stands for, not a judgment",
+            "The line's places, joined by ',': 將來 after the 世身 line, 已往 before it "
+            "(§10.5), 近我 or 近彼 on the between line beside the world or the response "
+            "(§10.3), then 地 右鄰 後鄰 (1), 臣 (2), 門戶 (3, 4), 左鄰 前鄰 (4), 君 (5), 天 (6) "
+            "(§10.5); what the line stands for, not a judgment",
             "places joined by ','",
             kind="texts",
         ),
