@@ -527,19 +527,21 @@ def _coverage(upgrade: bool) -> None:
             migrating.edit_sqlite_table(op, "source_passage", new, old)
             migrating.edit_sqlite_table(op, "source_passage", DOMAIN, DOMAIN_BEFORE)
         return
-    op.drop_constraint("ck_source_passage_coverage_domain", "source_passage", type_="check")
+    op.drop_constraint(op.f("ck_source_passage_coverage_domain"), "source_passage", type_="check")
     values = "'encoded', 'partial', 'theory'" if upgrade else "'encoded', 'theory'"
     op.create_check_constraint(
-        "ck_source_passage_coverage_domain", "source_passage", f"coverage IN ({values})"
+        op.f("ck_source_passage_coverage_domain"), "source_passage", f"coverage IN ({values})"
     )
     if upgrade:
         op.create_check_constraint(
-            "ck_source_passage_partial_has_note",
+            op.f("ck_source_passage_partial_has_note"),
             "source_passage",
             "coverage <> 'partial' OR note IS NOT NULL",
         )
     else:
-        op.drop_constraint("ck_source_passage_partial_has_note", "source_passage", type_="check")
+        op.drop_constraint(
+            op.f("ck_source_passage_partial_has_note"), "source_passage", type_="check"
+        )
     new, old = (
         (PASSAGE_COMMENT, PASSAGE_COMMENT_BEFORE)
         if upgrade
