@@ -178,7 +178,7 @@ def sign_table(chart: Chart, meanings: Mapping[str, Mapping[str, Any]]) -> list[
     for s in chart.signs:
         m = meanings.get(s.sign, {})
         meaning = f"{m.get('meaning', '')} ({m.get('meaning_zh', '')})" if m else ""
-        cite = f"§{s.passage}" if s.passage else f"({s.basis})"
+        cite = f"§{s.passage}" if s.passage else f"{s.basis}, no passage"
         line = "" if s.position is None else str(s.position)
         out.append(
             f"| {s.sign} | {line} | {s.subject} | {s.polarity} | {s.weight} | {_cell(meaning)} "
