@@ -59,6 +59,7 @@ class ChartLine:
     changed_is_void: int | None
     changed_is_month_break: int | None
     changed_is_day_clash: int | None
+    places: str
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,9 @@ class ChartSign:
     weight: int
     passage: str | None
     basis: str
+    meaning: str
+    meaning_zh: str
+    cancels: str | None
 
 
 @dataclass(frozen=True)
@@ -284,6 +288,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "changed_is_void",
         "changed_is_month_break",
         "changed_is_day_clash",
+        "places",
     ),
     "v_reading_hidden": (
         "reading_id",
@@ -320,6 +325,9 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "weight",
         "passage",
         "basis",
+        "meaning",
+        "meaning_zh",
+        "cancels",
     ),
     "v_reading_changed_line": (
         "reading_id",
@@ -370,6 +378,7 @@ NUMBER_LISTS = frozenset(
 TEXT_LISTS = frozenset(
     {
         "month_spirit",
+        "places",
         "transform",
     }
 )

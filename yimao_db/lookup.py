@@ -29,12 +29,13 @@ KIND_NAMES = {
     "stage": "stage 長生十二宮",
     "strength": "strength 旺相休囚死",
     "matter": "matter asked about",
+    "sign": "sign 徵",
 }
 
 NAME_FORMS = (
     "or the name of an element, stem, branch, trigram, palace, relative, spirit, general, "
-    "star, mansion, 納音, generation, stage, strength or matter (青龍, 青龙, 元武, 子, 角, 官鬼, "
-    "office), in traditional or simplified characters, a seed variant, pinyin (tones "
+    "star, mansion, 納音, generation, stage, strength, matter or sign (青龍, 青龙, 元武, 子, 角, "
+    "官鬼, office, 世空), in traditional or simplified characters, a seed variant, pinyin (tones "
     "optional) or English"
 )
 MATTER_FORMS = (

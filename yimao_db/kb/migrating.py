@@ -215,6 +215,27 @@ def set_nullable(op: Operations, table: str, column: str, type_sql: str, *, null
         conn.exec_driver_sql(f"PRAGMA legacy_alter_table = {'ON' if legacy else 'OFF'}")
 
 
+def edit_sqlite_table(op: Operations, table: str, old: str, new: str) -> None:
+    """SQLite: rebuild ``table`` from its own CREATE TABLE text with ``old`` (which must be
+    in it once) replaced by ``new``: a CHECK changed, a constraint added (rows, indexes,
+    ``WITHOUT ROWID`` and the views over it unchanged; foreign keys must be off,
+    :func:`require_foreign_keys_off`); nothing on another database, where the revision
+    alters the constraint itself."""
+    conn = op.get_bind()
+    if conn.dialect.name != "sqlite":
+        return
+    require_foreign_keys_off(op)
+    body = _create_sql(conn, table)
+    if body.count(old) != 1:
+        raise ValueError(f"{table}: {old!r} is not in the table's SQL once: {body[:200]}")
+    legacy = conn.exec_driver_sql("PRAGMA legacy_alter_table").scalar()
+    conn.exec_driver_sql("PRAGMA legacy_alter_table = ON")
+    try:
+        _rebuild(conn, table, body.replace(old, new))
+    finally:
+        conn.exec_driver_sql(f"PRAGMA legacy_alter_table = {'ON' if legacy else 'OFF'}")
+
+
 # --- downgrades that would delete what people stored ------------------------------------------
 
 FORCE = "force"  # alembic -x force=1: a downgrade may delete user data

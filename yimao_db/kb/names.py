@@ -41,6 +41,7 @@ VOCABULARIES = {
     "stage": ("stage", "name"),
     "strength": ("strength", "name"),
     "matter": ("matter", "name"),
+    "sign": ("sign", "name"),
 }
 
 

@@ -37,6 +37,9 @@ VERDICTS = ("hit", "miss", "partial")
 AUSPICIOUS, INAUSPICIOUS, NEUTRAL = "吉", "凶", "中"
 SIGN_POLARITIES = (AUSPICIOUS, INAUSPICIOUS, NEUTRAL)
 SIGN_GROUPS = ("world", "bodies", "between", "lines")
+# the signs of a moving line's change (standard) that a chart's 變卦 column shows beside the
+# transforms of §8.14 (v_reading_line.transform)
+CHANGE_SIGNS = ("化合", "伏吟", "反吟")
 SIGN_SUBJECTS = (
     *("世", "應", "世應", "卦身", "世身", "間爻"),
     *("line", "hexagram", "spirit", "star", "mansion"),

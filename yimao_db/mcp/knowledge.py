@@ -73,7 +73,7 @@ RESOURCES = (
     Resource(
         "yimao://docs/chart.schema.json",
         "chart-schema",
-        "The chart contract yimao.chart/1",
+        "The chart contract yimao.chart/2",
         "docs/chart.schema.json: the JSON Schema of a chart as the chart, preview and cast "
         "tools return it.",
         "application/schema+json",
@@ -178,7 +178,7 @@ def sign_table(chart: Chart, meanings: Mapping[str, Mapping[str, Any]]) -> list[
     for s in chart.signs:
         m = meanings.get(s.sign, {})
         meaning = f"{m.get('meaning', '')} ({m.get('meaning_zh', '')})" if m else ""
-        cite = f"§{s.passage}" if s.passage else f"({s.basis})"
+        cite = f"§{s.passage}" if s.passage else f"{s.basis}, no passage"
         line = "" if s.position is None else str(s.position)
         out.append(
             f"| {s.sign} | {line} | {s.subject} | {s.polarity} | {s.weight} | {_cell(meaning)} "

@@ -480,7 +480,7 @@ TOOLS = (
     Tool(
         "chart",
         "A stored reading's chart",
-        "The chart of a stored reading as the views assemble it, in the `yimao.chart/1` "
+        "The chart of a stored reading as the views assemble it, in the `yimao.chart/2` "
         "contract: the moment, both hexagrams, the six lines (relative, spirit, 世/應, void, "
         "month break, strength, stage, transforms), the hidden spirits, every sign the book's "
         "judgments give for it with its passage, and the journal (notes, outcome, tags). As "
@@ -493,7 +493,7 @@ TOOLS = (
         "preview",
         "Preview a cast",
         "The chart a cast would have, stored nowhere (its reading id is 0): the same chart "
-        "`yimao cast` prints, in the `yimao.chart/1` contract.",
+        "`yimao cast` prints, in the `yimao.chart/2` contract.",
         _object(CAST_PROPERTIES, "lines"),
         schemas.chart,
         preview,
@@ -597,7 +597,7 @@ TOOLS = (
     Tool(
         "cast",
         "Cast and store a reading",
-        "Cast a reading, store it and return its chart in the `yimao.chart/1` contract (its "
+        "Cast a reading, store it and return its chart in the `yimao.chart/2` contract (its "
         "new id is `reading_id`). As `yimao cast LINES --json`.",
         _object(CAST_PROPERTIES, "lines"),
         schemas.chart,

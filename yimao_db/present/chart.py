@@ -1,5 +1,7 @@
 """The chart laid out as practitioners write it: a header block, then six rows from line 6
-down in four columns 六神 | 伏神 | 本卦 | 變卦, the signs, and the journal.
+down in four columns 六神 | 伏神 | 本卦 | 變卦 (a primary line ends with its strength in the
+month and its stage at the day, 旺·帝旺; a moving line's change with every transform, 化合
+伏吟 反吟 too), the signs, and the journal.
 
 One layout, three forms: :func:`render_chart` (text for a terminal: columns aligned by
 display width, East Asian wide characters two cells and ambiguous ones one, consistently;
@@ -15,9 +17,9 @@ from collections.abc import Sequence
 
 from yimao_db.journaling import Journal
 from yimao_db.kb.rules.lines import all_moving_name
-from yimao_db.kb.vocab import MOVING_MARKS, SEASONAL, YANG_BAR, YIN_BAR
+from yimao_db.kb.vocab import CHANGE_SIGNS, MOVING_MARKS, SEASONAL, YANG_BAR, YIN_BAR
 from yimao_db.present.journal_block import journal_lines
-from yimao_db.present.signs import grouped, render_signs
+from yimao_db.present.signs import grouped, opposed, render_signs
 from yimao_db.present.table import pad, terminal_text, width
 from yimao_db.readings import Chart, ChartLine
 
@@ -40,6 +42,14 @@ def _flags(line: ChartLine) -> str:
 def _changed_flags(line: ChartLine) -> str:
     """A moving line's change: its own 空 破 衝 (empty for a still line)."""
     return _marks(line.changed_is_void, line.changed_is_month_break, line.changed_is_day_clash)
+
+
+def _transforms(chart: Chart, line: ChartLine) -> str:
+    """A moving line's every transform: those of §8.14 (its ``transform``), then the signs of
+    its change 化合 伏吟 反吟 that fire on it."""
+    found = line.transform.split(",") if line.transform else []
+    found += [s.sign for s in chart.signs if s.position == line.position and s.sign in CHANGE_SIGNS]
+    return ",".join(found)
 
 
 def header(chart: Chart) -> list[str]:
@@ -120,12 +130,13 @@ def cells(chart: Chart) -> list[tuple[list[str], list[str], list[str], list[str]
             mark,
             MOVING_MARKS[line.value] if line.is_moving else "",
             _flags(line),
+            f"{line.strength}·{line.stage}",  # 旺相休囚死 in the month, stage at the day
         ]
         c = changed.get(line.position)
         after = []
         if c is not None:
             after = [LINE[bool(c.yang)], c.relative, f"{c.ganzhi}{c.element}"]
-            after += [_changed_flags(line), line.transform or ""]
+            after += [_changed_flags(line), _transforms(chart, line)]
         rows.append(
             (
                 [line.spirit],
@@ -196,7 +207,7 @@ def render_chart(
     rows = grid(chart, cells_wide)
     if coloured:
         rows = colour(rows)
-    after = render_signs(chart.signs) + (journal_lines(journal) if journal else [])
+    after = render_signs(chart.signs, cells_wide) + (journal_lines(journal) if journal else [])
     lines = [terminal_text(t) for t in header(chart)] + [""] + rows
     lines += [terminal_text(t) for t in after]
     return "".join(line + "\n" for line in lines)
@@ -223,7 +234,10 @@ def chart_markdown(chart: Chart, journal: Journal | None = None) -> str:
     groups = grouped(chart.signs)
     if groups:
         out += ["", "Signs (line in brackets):", ""]
-        out += [f"- **{title}** {md_text(' · '.join(labels))}" for title, labels in groups]
+        for title, labels in groups:
+            out.append(f"- **{title}**")
+            out += [f"  - {md_text(text)}" for text in labels]
+        out += [f"- **opposed** {md_text(note)}" for note in opposed(chart.signs)]
     notes = [line for line in _journal(journal) if line]
     if notes:
         out.append("")
@@ -238,7 +252,7 @@ def _journal(journal: Journal | None) -> list[str]:
 PARTS = (
     ("spirit",),
     ("relative", "ganzhi"),
-    ("bar", "relative", "ganzhi", "mark", "moving", "marks"),
+    ("bar", "relative", "ganzhi", "mark", "moving", "marks", "strength"),
     ("bar", "relative", "ganzhi", "marks", "transform"),
 )
 """What each column's cells hold, in the order :func:`cells` gives them: in HTML each cell's
@@ -271,9 +285,11 @@ def chart_html(chart: Chart) -> str:
         moving = " moving" if line.is_moving else ""
         body.append(f'<tr class="position-{line.position}{moving}">{"".join(tds)}</tr>')
     items = "".join(
-        f"<li><b>{escape(title)}</b> {escape(' · '.join(labels))}</li>"
+        f"<li><b>{escape(title)}</b><ul>"
+        + "".join(f"<li>{escape(text)}</li>" for text in labels)
+        + "</ul></li>"
         for title, labels in grouped(chart.signs)
-    )
+    ) + "".join(f"<li><b>opposed</b> {escape(note)}</li>" for note in opposed(chart.signs))
     sign_list = f'<ul class="signs">{items}</ul>' if items else ""
     return (
         f'<div class="yimao-chart" data-reading="{chart.reading_id}">{head}'

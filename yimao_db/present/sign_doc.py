@@ -47,8 +47,9 @@ def catalogue_markdown() -> str:
             if s.group != group:
                 continue
             passage = f"§{s.passage}" if s.passage else ""
+            polarity = f"{s.polarity}, cancels {s.cancels}" if s.cancels else s.polarity
             out.append(
-                f"| {s.name} | {s.subject} | {s.polarity} | {s.weight} | {_cell(s.condition)} "
+                f"| {s.name} | {s.subject} | {polarity} | {s.weight} | {_cell(s.condition)} "
                 f"| {_cell(s.meaning)} ({s.meaning_zh}) | {passage} | {s.basis} | `{s.table}` |"
             )
         out.append("")

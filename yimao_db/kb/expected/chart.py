@@ -16,7 +16,7 @@ from typing import Any
 
 from yimao_db.kb.expected.signs import expected_signs
 from yimao_db.kb.facts import facts
-from yimao_db.kb.rules import day_month, signs, spirits, transforms
+from yimao_db.kb.rules import bodies, day_month, signs, spirits, transforms
 from yimao_db.kb.rules.dusk import dusk_mansion
 from yimao_db.kb.rules.elements import relative
 from yimao_db.kb.rules.ganzhi import ordinal_of, void_branches
@@ -158,6 +158,9 @@ def expected_chart(
             "is_between": int(p in primary.between),
             "mansion": primary.mansions[p],
             "is_dusk_mansion": int(primary.mansions[p] == dusk_mansion(month_branch)),
+            "places": ",".join(
+                bodies.places(p, primary.shi_shen_line, primary.world, primary.response)
+            ),
             "is_day_clash": int(day_month.is_day_clash(day_branch, line.branch)),
             **against_day_and_month(line.branch),
             "changed_stem": None,
@@ -260,6 +263,9 @@ def expected_chart(
             "weight": by_name[f.sign].weight,
             "passage": by_name[f.sign].passage,
             "basis": by_name[f.sign].basis,
+            "meaning": by_name[f.sign].meaning,
+            "meaning_zh": by_name[f.sign].meaning_zh,
+            "cancels": by_name[f.sign].cancels,
         }
         for f in fired
     )

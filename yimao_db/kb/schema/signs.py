@@ -93,6 +93,17 @@ sign = table(
     cited=True,
 )
 
+# added by revision 0013, after the columns every cited table ends with
+sign.append_column(
+    col(
+        "cancels",
+        String(8),
+        nullable=True,
+        comment="What it cancels, when it cancels a harm or a good instead of being 吉 or 凶 "
+        "(polarity 中): a sign (太白特現) or a spirit's force (白虎之凶); NULL otherwise",
+    )
+)
+
 line_place = table(
     "line_place",
     "The places the lines of each hexagram hold for the signs: world and response (§8.2–8.4), "
