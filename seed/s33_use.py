@@ -113,7 +113,9 @@ def rows(done: Mapping[str, list[dict[str, Any]]]) -> Rows:
 def checks(tables: Mapping[str, list[dict[str, Any]]]) -> list[str]:
     out = []
     # the book's own chain: wealth's 原神 is 子孫, its 忌神 兄弟, its 仇神 父母 (§6.5–6.6)
-    chain = {r["role"]: r["relative"] for r in tables["relative_role"] if r["use_relative"] == "妻財"}
+    chain = {
+        r["role"]: r["relative"] for r in tables["relative_role"] if r["use_relative"] == "妻財"
+    }
     if chain != {"用神": "妻財", "原神": "子孫", "忌神": "兄弟", "仇神": "父母"}:
         out.append(f"relative_role of 妻財 is {chain}")
     names = {r["name"] for r in tables["subject"]}

@@ -90,6 +90,7 @@ class CastRequest(NamedTuple):
     question: str | None
     najia_variant: str
     matter: str | None = None  # canonical: 功名 財利 獄訟 憂患
+    about: str | None = None  # canonical subject (docs/use.md); the matter's default if not given
 
 
 def make_moment(
@@ -183,6 +184,7 @@ def prepare(
     question: str | None = None,
     najia: str = "fixed",
     matter: str | None = None,
+    about: str | None = None,
 ) -> CastRequest:
     """Validate a cast (names resolve through ``names``, a connection or a loaded
     :class:`~yimao_db.lookup.HexagramNames`); raises UsageError, writes nothing."""
@@ -197,6 +199,11 @@ def prepare(
         )
     question = check_question(question)
     matter_name = None if matter is None else lookup.matter(names, check_matter(matter))
+    subject = (
+        lookup.default_subject(names, matter_name)
+        if about is None
+        else lookup.subject(names, about)
+    )
     if random:
         if moving:
             raise UsageError("moving lines go with a hexagram name, not with --random")
@@ -207,7 +214,7 @@ def prepare(
         cast_ = casting.from_coins(coins)
     else:
         cast_ = casting.parse(names, str(lines), moving)
-    return CastRequest(cast_, moment, question, najia, matter_name)
+    return CastRequest(cast_, moment, question, najia, matter_name, subject)
 
 
 # The columns :func:`reading_rows` fills, in its order; ``id`` and ``created_at`` are added
@@ -233,6 +240,7 @@ READING_COLUMNS = (
     "early_rat",
     "najia_variant",
     "matter",
+    "about",
     *KEY_COLUMNS,
 )
 LINE_COLUMNS = ("position", "value", "coins")  # reading_line, without reading_id
@@ -266,6 +274,7 @@ def reading_rows(request: CastRequest) -> Rows:
         int(m.early_rat),
         request.najia_variant,
         request.matter,
+        request.about,
         keys.primary_kw,
         keys.changed_kw,
         keys.moving_mask,
@@ -350,13 +359,16 @@ def cast(
     najia: str = "fixed",
     question: str | None = None,
     matter: str | None = None,
+    about: str | None = None,
     db: str | URL | Engine | Connection | None = None,
 ) -> int:
     """Cast and store a reading; returns its id. Bad input raises UsageError, writes nothing.
     On a Connection the reading is stored in the caller's transaction.
 
     ``matter`` is the kind of matter asked about (§9.5: office, wealth, lawsuit or worry, in
-    any spelling ``name_alias`` accepts); its signs join the chart."""
+    any spelling ``name_alias`` accepts); its signs join the chart. ``about`` is the subject
+    asked about (docs/use.md: wealth, self, 官鬼, …); without it the matter's default subject
+    is taken. Its 用神 is ``v_reading_use``."""
     moment = make_moment(
         at=at,
         tz=tz,
@@ -378,6 +390,7 @@ def cast(
             question=question,
             najia=najia,
             matter=matter,
+            about=about,
         )
         return store(conn, request)
 

@@ -25,7 +25,11 @@ subject = table(
     "common subjects practitioners ask about (standard). Names resolve through name_alias "
     "(kind subject).",
     col("name", String(8), primary_key=True, comment="Canonical name, e.g. 妻財, 貨貝, 世, 考試"),
-    col("kind", String(8), comment="relative (its 用神 is a line of the relative), world or response"),
+    col(
+        "kind",
+        String(8),
+        comment="relative (its 用神 is a line of the relative), world or response",
+    ),
     col(
         "relative",
         String(2),

@@ -73,8 +73,12 @@ V_READING_USE_CANDIDATE = View(
         col("role", "The role", ROLE),
         col("role_ordinal", "1..4: 用神 原神 忌神 仇神", "1..4"),
         col("relative", "The role's relative", "FK relative.name"),
-        col("source", "Where the candidate is: a visible line, a hidden spirit, the world or "
-            "the response line", SOURCE),
+        col(
+            "source",
+            "Where the candidate is: a visible line, a hidden spirit, the world or "
+            "the response line",
+            SOURCE,
+        ),
         col("position", "The line (for a hidden spirit, the line it hides under)", POSITION),
         col("is_moving", "1 if it moves (0 for a hidden spirit)", FLAG),
         col("is_world", "1 on the world line (0 for a hidden spirit)", FLAG),
@@ -153,7 +157,11 @@ V_READING_USE = View(
             "transforms joined by ',' or NULL",
             kind="texts",
         ),
-        col("changed_ganzhi", "A moving line's changed line; NULL otherwise", "FK ganzhi.name or NULL"),
+        col(
+            "changed_ganzhi",
+            "A moving line's changed line; NULL otherwise",
+            "FK ganzhi.name or NULL",
+        ),
         col(
             "fly_relation",
             "For a hidden spirit: 飛生伏 伏生飛 飛克伏 伏克飛 or 比和; NULL otherwise",
