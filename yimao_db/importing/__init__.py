@@ -249,9 +249,9 @@ def import_file(
     ``path`` is a regular file, or ``-`` for standard input. Columns ``lines`` (any cast
     form; coins as ``2,1,3,0,2,2``), ``at`` (ISO date-time, default now), ``tz`` (default
     ``$YIMAO_TZ``, else Asia/Shanghai), ``question``, ``matter`` (office, wealth, lawsuit
-    or worry, any spelling) and ``about`` (the subject, docs/use.md);
-    any other column or key, one given twice, a CSV row with fewer or more fields than the header, and a row or field over the limits of
-    :mod:`yimao_db.importing.files` are errors.
+    or worry, any spelling) and ``about`` (the subject, docs/use.md); any other column or
+    key, one given twice, a CSV row with fewer or more fields than the header, and a row or
+    field over the limits of :mod:`yimao_db.importing.files` are errors.
     Every row is validated, and its moment computed, before the write transaction begins: a
     bad row is reported by its number (``row 3``; the CSV header is not counted) and nothing
     is written. ``progress`` is called now and then; ``done`` right after the commit, with the
