@@ -107,7 +107,7 @@ LEFT JOIN use_loss_reason lr
         "v_reading_use",
         """
 SELECT c.reading_id, c.subject, c.role, c.role_ordinal, ur.mark, c.relative, c.source,
-       c.position, COALESCE(vh.stem, vl.stem) AS stem, COALESCE(vh.branch, vl.branch) AS branch,
+       c.position, COALESCE(hz.stem, vl.stem) AS stem, COALESCE(vh.branch, vl.branch) AS branch,
        COALESCE(vh.element, vl.element) AS element, COALESCE(vh.ganzhi, vl.ganzhi) AS ganzhi,
        c.strength, COALESCE(vh.stage, vl.stage) AS stage,
        COALESCE(vh.day_on, vl.day_on) AS day_on,
@@ -136,6 +136,7 @@ LEFT JOIN v_reading_hidden vh
   ON c.source = 'hidden' AND vh.reading_id = c.reading_id AND vh.position = c.position
 LEFT JOIN v_reading_line fl
   ON c.source = 'hidden' AND fl.reading_id = c.reading_id AND fl.position = c.position
+LEFT JOIN ganzhi hz ON hz.name = vh.ganzhi
 LEFT JOIN fly_hidden_relation fh ON fh.fly_element = fl.element AND fh.hidden_element = vh.element
 LEFT JOIN hexagram h ON h.king_wen = r.primary_kw
 LEFT JOIN trigram pt ON pt.name = h.palace
@@ -148,7 +149,10 @@ WHERE c.rank = 1
 """,
     ),
 )
-REPLACES = {}
+REPLACES = {
+    "v_reading_use_candidate": "0014",
+    "v_reading_use": "0014",
+}
 
 
 def upgrade() -> None:

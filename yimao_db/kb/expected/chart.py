@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from yimao_db.kb.expected.signs import expected_signs
+from yimao_db.kb.expected.use import expected_use
 from yimao_db.kb.facts import facts
 from yimao_db.kb.rules import day_month, signs, spirits, transforms
 from yimao_db.kb.rules.dusk import dusk_mansion
@@ -43,6 +44,8 @@ class ExpectedChart:
     nuclear: tuple[Row, ...] = ()  # v_reading_nuclear without reading_id, line 1 first
     signs: tuple[Row, ...] = ()  # v_reading_sign without reading_id, in no particular order
     changed_lines: tuple[Row, ...] = ()  # v_reading_changed_line without reading_id, line 1 first
+    use_candidates: tuple[Row, ...] = ()  # v_reading_use_candidate without reading_id
+    use: tuple[Row, ...] = ()  # v_reading_use without reading_id, 用神 first
 
 
 BEARINGS = ("on", "generates", "helps", "controls", "combines")
@@ -78,9 +81,10 @@ def expected_chart(
     half_year: str | None = None,
     year_gz: str | None = None,
     matter: str | None = None,
+    about: str | None = None,
 ) -> ExpectedChart:
     """Every derived value of the chart of ``values`` cast at the given moment, asking
-    about ``matter`` (功名 財利 獄訟 憂患 or None)."""
+    about ``matter`` (功名 財利 獄訟 憂患 or None) and the subject ``about`` (canonical)."""
     f = facts()
     keys = reading_keys(values, najia_variant, half_year)
     table = hexagrams()
@@ -263,6 +267,21 @@ def expected_chart(
         }
         for f in fired
     )
+    use_candidates, use_rows = expected_use(
+        about,
+        lines,
+        hidden,
+        palace_element=primary.palace_element,
+        month_branch=month_branch,
+        day_branch=day_branch,
+    )
     return ExpectedChart(
-        head, tuple(lines), tuple(hidden), tuple(nuclear), sign_rows, tuple(changed_lines)
+        head,
+        tuple(lines),
+        tuple(hidden),
+        tuple(nuclear),
+        sign_rows,
+        tuple(changed_lines),
+        use_candidates,
+        use_rows,
     )

@@ -196,7 +196,7 @@ V_READING_USE = View(
     ),
     """
 SELECT c.reading_id, c.subject, c.role, c.role_ordinal, ur.mark, c.relative, c.source,
-       c.position, COALESCE(vh.stem, vl.stem) AS stem, COALESCE(vh.branch, vl.branch) AS branch,
+       c.position, COALESCE(hz.stem, vl.stem) AS stem, COALESCE(vh.branch, vl.branch) AS branch,
        COALESCE(vh.element, vl.element) AS element, COALESCE(vh.ganzhi, vl.ganzhi) AS ganzhi,
        c.strength, COALESCE(vh.stage, vl.stage) AS stage,
        COALESCE(vh.day_on, vl.day_on) AS day_on,
@@ -225,6 +225,7 @@ LEFT JOIN v_reading_hidden vh
   ON c.source = 'hidden' AND vh.reading_id = c.reading_id AND vh.position = c.position
 LEFT JOIN v_reading_line fl
   ON c.source = 'hidden' AND fl.reading_id = c.reading_id AND fl.position = c.position
+LEFT JOIN ganzhi hz ON hz.name = vh.ganzhi
 LEFT JOIN fly_hidden_relation fh ON fh.fly_element = fl.element AND fh.hidden_element = vh.element
 LEFT JOIN hexagram h ON h.king_wen = r.primary_kw
 LEFT JOIN trigram pt ON pt.name = h.palace
