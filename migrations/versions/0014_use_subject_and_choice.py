@@ -149,10 +149,7 @@ WHERE c.rank = 1
 """,
     ),
 )
-REPLACES = {
-    "v_reading_use_candidate": "0014",
-    "v_reading_use": "0014",
-}
+REPLACES: dict[str, str] = {}  # both views are new
 
 
 def upgrade() -> None:
