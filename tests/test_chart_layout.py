@@ -1,5 +1,5 @@
 """The practitioner's chart: the text layout (columns 六神 伏神 本卦 變卦 aligned by display
-width), --format markdown/html/json, and the JSON contract yimao.chart/1 checked against
+width), --format markdown/html/json, and the JSON contract yimao.chart/2 checked against
 docs/chart.schema.json."""
 
 from __future__ import annotations
@@ -174,7 +174,7 @@ def test_json_contract_fields(fresh_db: str, capsys: pytest.CaptureFixture[str])
     _, out, _ = run(capsys, "reading", str(rid), "--format", "json", "--db", fresh_db)
     data = json.loads(out)
     assert run(capsys, "reading", str(rid), "--json", "--db", fresh_db)[1] == out
-    assert data["schema"] == "yimao.chart/1"
+    assert data["schema"] == "yimao.chart/2"
     assert data["moving_lines"] == [1, 4] and data["gua_shen_positions"] == [4]
     assert data["is_liuchong"] is False and data["lines"][0]["is_moving"] is True
     assert (data["primary_bits"], data["changed_bits"]) == ("011111", "111011")

@@ -192,7 +192,7 @@ def test_the_schema_refuses_what_the_chart_never_has() -> None:
     ]
     assert len(list(lines.iter_errors({**line, "is_void": 0}))) == 1
     assert len(list(lines.iter_errors({**line, "transform": None}))) == 1
-    assert not validator.is_valid({"schema": "yimao.chart/1"})
+    assert not validator.is_valid({"schema": "yimao.chart/2"})
 
 
 GENERATED_BLOCK = re.compile(r"<!-- columns of \w+: generated.*?<!-- end of columns -->", re.S)

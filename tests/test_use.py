@@ -194,3 +194,38 @@ def test_rule_functions() -> None:
     assert use.fly_relation("木", "水") == "伏生飛"
     assert use.fly_relation("金", "木") == "飛克伏"
     assert use.default_subject("獄訟") == "世"
+
+
+def test_check_recomputes_the_use_and_the_change_log(fresh_db: str) -> None:
+    """yimao check holds v_reading_use to the oracle and the change log to reading.about."""
+    from yimao_db import check as doctor
+    from yimao_db.check.readings import CHART_INPUTS, chart_differences
+    from yimao_db.journaling import set_about
+
+    eng = writer_engine(fresh_db)
+    try:
+        rid = cast("姤之乾", about="siblings", db=eng, **GOU)  # 兄弟 on lines 3 and 5
+        set_about(rid, "self", eng)
+        set_about(rid, "兄弟", eng)
+        assert doctor.check(fresh_db) == []
+        with eng.begin() as conn:  # a view that takes the higher of two equal lines
+            candidates = conn.execute(
+                text("SELECT sql FROM sqlite_master WHERE name = 'v_reading_use_candidate'")
+            ).scalar()
+            if candidates is not None:
+                conn.execute(text("DROP VIEW v_reading_use"))
+                conn.execute(text("DROP VIEW v_reading_use_candidate"))
+                conn.execute(text(candidates.replace("a.position)", "a.position DESC)")))
+                from yimao_db.kb.views import views
+
+                conn.execute(text("CREATE VIEW v_reading_use AS " + views()["v_reading_use"].sql))
+                from sqlalchemy import bindparam
+
+                query = text(CHART_INPUTS).bindparams(bindparam("ids", expanding=True))
+                row = conn.execute(query, {"ids": [rid]}).one()
+                assert "role 用神: position is 5, the rules give 3" in chart_differences(conn, *row)
+            conn.execute(text("UPDATE reading SET about = '妻' WHERE id = :id"), {"id": rid})
+        details = [p.detail for p in doctor.check(fresh_db)]
+        assert "the last change made the subject '兄弟', the reading has '妻'" in details
+    finally:
+        eng.dispose()

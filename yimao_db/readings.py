@@ -24,6 +24,7 @@ from yimao_db.chart_rows import ChangedLine as ChangedLine
 from yimao_db.chart_rows import Chart as Chart
 from yimao_db.chart_rows import ChartLine as ChartLine
 from yimao_db.chart_rows import ChartSign as ChartSign
+from yimao_db.chart_rows import ChartUse as ChartUse
 from yimao_db.chart_rows import HiddenLine as HiddenLine
 from yimao_db.db import driver_error, reader_engine, writer_engine
 from yimao_db.errors import UsageError, shown
@@ -52,13 +53,14 @@ CHART_QUERIES = (
     " JOIN sign g ON g.name = s.sign WHERE s.reading_id = :id"
     " ORDER BY s.weight DESC, COALESCE(s.position, 0), g.ordinal",
     _chart_query("v_reading_changed_line", " ORDER BY position"),
+    _chart_query("v_reading_use", " ORDER BY role_ordinal"),
 )
 
 
 def read_chart(conn: Connection, reading_id: int) -> Chart:
-    """The chart of one reading: five queries in one snapshot, on the driver's own cursor
+    """The chart of one reading: six queries in one snapshot, on the driver's own cursor
     (a chart is read often; the columns arrive in the order of the classes' fields)."""
-    head_sql, lines_sql, hidden_sql, signs_sql, changed_sql = (
+    head_sql, lines_sql, hidden_sql, signs_sql, changed_sql, use_sql = (
         dialect.named_params(conn, q) for q in CHART_QUERIES
     )
     params = {"id": reading_id}
@@ -69,6 +71,7 @@ def read_chart(conn: Connection, reading_id: int) -> Chart:
             hidden = cursor.execute(hidden_sql, params).fetchall()
             signs = cursor.execute(signs_sql, params).fetchall()
             changed = cursor.execute(changed_sql, params).fetchall()
+            use = cursor.execute(use_sql, params).fetchall()
     except Exception as exc:  # the driver's own, raised outside SQLAlchemy
         raise driver_error(conn, exc) from exc
     if head is None:
@@ -79,6 +82,7 @@ def read_chart(conn: Connection, reading_id: int) -> Chart:
         hidden=tuple(HiddenLine(*row[1:]) for row in hidden),
         signs=tuple(ChartSign(*row[1:]) for row in signs),
         changed_lines=tuple(ChangedLine(*row[1:]) for row in changed),
+        use=tuple(ChartUse(*row[1:]) for row in use),
     )
 
 

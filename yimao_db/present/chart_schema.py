@@ -1,4 +1,4 @@
-"""The JSON Schema of the chart's JSON ``yimao.chart/1`` (``docs/chart.schema.json``),
+"""The JSON Schema of the chart's JSON ``yimao.chart/2`` (``docs/chart.schema.json``),
 generated from the declarations of the chart's views (:mod:`yimao_db.kb.views.chart`).
 
 Each column is a property described by its column's description and typed by its kind:
@@ -19,7 +19,7 @@ from yimao_db.kb.views import Col, View, views
 from yimao_db.kb.views.base import OR_NULL
 from yimao_db.kb.views.chart import HEAD, PARTS, fields_of
 
-SCHEMA = "yimao.chart/1"  # the contract (yimao_db.present.chart_json.SCHEMA says the same)
+SCHEMA = "yimao.chart/2"  # the contract (yimao_db.present.chart_json.SCHEMA says the same)
 TITLE = f"{SCHEMA}: a reading's chart"
 DESCRIPTION = (
     "The chart of a reading as `yimao cast` and `yimao reading` print it with `--format json` "
@@ -115,7 +115,7 @@ def _object(view: View, *, head: bool) -> dict[str, dict[str, Any]]:
 
 
 def chart_schema() -> dict[str, Any]:
-    """The JSON Schema of ``yimao.chart/1``."""
+    """The JSON Schema of ``yimao.chart/2``."""
     found = views()
     properties: dict[str, Any] = {
         "schema": {"const": SCHEMA, "description": "The contract this document follows"},
