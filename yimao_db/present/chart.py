@@ -42,6 +42,56 @@ def _changed_flags(line: ChartLine) -> str:
     return _marks(line.changed_is_void, line.changed_is_month_break, line.changed_is_day_clash)
 
 
+DAY_MONTH = (
+    ("on", "臨"),
+    ("generates", "生"),
+    ("helps", "扶"),
+    ("controls", "剋"),
+    ("combines", "合"),
+)
+
+
+def _bearing(side: str, label: str, row: object) -> str:
+    """日生扶 / 月剋: how the day or the month bears on a line (its flags, as the view says)."""
+    found = "".join(mark for name, mark in DAY_MONTH if getattr(row, f"{side}_{name}"))
+    return f"{label}{found}" if found else ""
+
+
+def use_line(chart: Chart) -> str | None:
+    """``用神 妻財 · 5 午火 · 旺 · 日生 · 動 化進神``: the subject's 用神 and its state; a hidden
+    one as ``2 伏 甲寅木 (飛 辛亥 飛生伏)``. None when the reading names no subject."""
+    if not chart.use:
+        return None
+    u = chart.use[0]
+    where = f"{u.position} {u.ganzhi}{u.element}"
+    if u.source == "hidden":
+        where = f"{u.position} 伏 {u.ganzhi}{u.element} (飛 {u.fly_ganzhi} {u.fly_relation})"
+    elif u.source in ("world", "response"):
+        where += " 世" if u.source == "world" else " 應"
+    parts = [f"用神 {u.relative}", where, u.strength]
+    bearing = " ".join(b for b in (_bearing("day", "日", u), _bearing("month", "月", u)) if b)
+    if bearing:
+        parts.append(bearing)
+    marks = _marks(u.is_void, u.is_month_break, u.is_day_clash)
+    if marks:
+        parts.append(marks)
+    if u.is_moving:
+        parts.append(" ".join(["動", *(u.transform or "").split(",")]).strip())
+    if u.candidate_count > 1:
+        parts.append(f"of {u.candidate_count}")
+    return " · ".join(parts)
+
+
+def chain_line(chart: Chart) -> str | None:
+    """``原神 子孫 2 辛亥 · 忌神 兄弟 3 辛酉 · 仇神 父母 1 辛丑`` (伏 before a hidden one)."""
+    if len(chart.use) < 2:
+        return None
+    return " · ".join(
+        f"{u.role} {u.relative} {u.position}{' 伏' if u.source == 'hidden' else ''} {u.ganzhi}"
+        for u in chart.use[1:]
+    )
+
+
 def header(chart: Chart) -> list[str]:
     """The header block: moment, question and matter, pillars, the hexagrams and bodies."""
     when = chart.cast_at or "(pillars given directly)"
@@ -67,6 +117,9 @@ def header(chart: Chart) -> list[str]:
         out.append(f"Question: {chart.question}")
     if chart.matter:
         out.append(f"Matter: {chart.matter}")
+    if chart.use:
+        out.append(f"About: {chart.use[0].subject}")
+        out += [line for line in (use_line(chart), chain_line(chart)) if line]
     out += [
         f"{pillars} · 旬空 {chart.void_branches} · 月建 {chart.month_branch}",
         f"{title} · {chart.palace}宮 {chart.generation_name}"
@@ -109,6 +162,8 @@ def cells(chart: Chart) -> list[tuple[list[str], list[str], list[str], list[str]
     """Per row (line 6 first) the parts of each column, each part padded by the caller."""
     hidden = {h.position: h for h in chart.hidden}
     changed = {c.position: c for c in chart.changed_lines}
+    # 用 原 忌 仇 on the line (or the hidden spirit) each role is
+    roles = {(u.source == "hidden", u.position): u.mark for u in chart.use}
     rows = []
     for line in reversed(chart.lines):
         h = hidden.get(line.position)
@@ -118,6 +173,7 @@ def cells(chart: Chart) -> list[tuple[list[str], list[str], list[str], list[str]
             line.relative,
             f"{line.ganzhi}{line.element}",
             mark,
+            roles.get((False, line.position), ""),
             MOVING_MARKS[line.value] if line.is_moving else "",
             _flags(line),
         ]
@@ -129,7 +185,9 @@ def cells(chart: Chart) -> list[tuple[list[str], list[str], list[str], list[str]
         rows.append(
             (
                 [line.spirit],
-                [h.relative, f"{h.ganzhi}{h.element}"] if h else [],
+                [h.relative, f"{h.ganzhi}{h.element}", roles.get((True, h.position), "")]
+                if h
+                else [],
                 primary,
                 after,
             )
@@ -237,8 +295,8 @@ def _journal(journal: Journal | None) -> list[str]:
 
 PARTS = (
     ("spirit",),
-    ("relative", "ganzhi"),
-    ("bar", "relative", "ganzhi", "mark", "moving", "marks"),
+    ("relative", "ganzhi", "role"),
+    ("bar", "relative", "ganzhi", "mark", "role", "moving", "marks"),
     ("bar", "relative", "ganzhi", "marks", "transform"),
 )
 """What each column's cells hold, in the order :func:`cells` gives them: in HTML each cell's
