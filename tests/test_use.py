@@ -64,6 +64,10 @@ def check_use(engine: Engine, rid: int, values: str) -> None:
     assert [{k: v for k, v in r.items() if k != "reading_id"} for r in chosen] == list(want.use), (
         values
     )
+    signs = rows(engine, "v_reading_sign", rid, "sign, position")
+    assert sorted(({k: v for k, v in r.items() if k != "reading_id"} for r in signs), key=repr) == (
+        sorted(want.signs, key=repr)
+    ), values
     typed_as_declared("v_reading_use_candidate", candidates)
     typed_as_declared("v_reading_use", chosen)
     assert len(chosen) == (4 if about else 0)
@@ -117,6 +121,22 @@ def test_wealth_is_the_hidden_wife_wealth_under_line_2(engine: Engine) -> None:
     )
     assert u["subject"] == "財" and u["mark"] == "用"
     check_use(engine, rid, "677777")
+    with engine.connect() as conn:
+        fired = conn.execute(
+            text(
+                "SELECT sign, position FROM v_reading_sign s JOIN sign g ON g.name = s.sign "
+                "WHERE reading_id = :id AND g.subject = '用神' ORDER BY g.ordinal"
+            ),
+            {"id": rid},
+        ).all()
+    # the day 申 controls the hidden 甲寅, void; 相 in the 亥 month; the 忌神 辛酉 is not
+    # controlled (the day 申 and month 亥 do not control metal)
+    assert [tuple(r) for r in fired] == [
+        ("用神被克", 2),
+        ("用神空", 2),
+        ("用神伏藏", 2),
+        ("用神旺", 2),
+    ]
 
 
 def test_self_is_the_world_line_and_officer_is_line_4(engine: Engine) -> None:

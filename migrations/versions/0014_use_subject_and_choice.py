@@ -148,8 +148,575 @@ LEFT JOIN element_relation dr ON dr.me = pt.element AND dr.other = db.element
 WHERE c.rank = 1
 """,
     ),
+    ViewSQL(
+        "v_reading_sign",
+        """
+SELECT x.reading_id, x.sign, x.position, s.subject, s.polarity, s.weight, s.passage, s.basis
+FROM (
+  -- the primary hexagram (its world and response elements, how many lines hold the 卦身, its generation)
+  SELECT r.id AS reading_id, hs.sign, CAST(NULL AS INTEGER) AS position
+  FROM reading r
+  JOIN hexagram_sign hs ON hs.king_wen = r.primary_kw
+  UNION ALL
+  -- a line's place (`line_place`: 世 應 間 卦身 世身 身前 身後), value, void, 月破, 日衝
+  SELECT r.id, ls.sign, lp.position
+  FROM reading r
+  JOIN line_place lp ON lp.king_wen = r.primary_kw
+  JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = lp.position
+  JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
+  JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
+  JOIN reading_line rl ON rl.reading_id = r.id AND rl.position = lp.position
+  JOIN line_sign ls ON ls.place = lp.place AND ls.value = rl.value AND ls.is_void = bd.is_void
+    AND ls.is_month_break = bm.is_month_break AND ls.is_day_clash = bd.is_day_clash
+  UNION ALL
+  -- a line's place, void, 月破, 日衝, how the day's element stands to it, its strength in the month, whether the day or month combines with it
+  SELECT r.id, bs.sign, lp.position
+  FROM reading r
+  JOIN ganzhi d ON d.name = r.day_gz
+  JOIN line_place lp ON lp.king_wen = r.primary_kw
+  JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = lp.position
+  JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
+  JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
+  JOIN branch_bearing db ON db.actor = d.branch AND db.branch = l.branch
+  JOIN branch_bearing mb ON mb.actor = r.month_branch AND mb.branch = l.branch
+  JOIN bearing_sign bs ON bs.place = lp.place AND bs.is_void = bd.is_void
+    AND bs.is_month_break = bm.is_month_break AND bs.is_day_clash = bd.is_day_clash
+    AND bs.day_relation = db.relation AND bs.strength = bm.strength
+    AND bs.day_combines = db.combines AND bs.month_combines = mb.combines
+  UNION ALL
+  -- any line: its day spirit's nature, value, void, 日衝, the day's relation, its strength
+  SELECT r.id, ss.sign, rl.position
+  FROM reading r
+  JOIN ganzhi d ON d.name = r.day_gz
+  JOIN reading_line rl ON rl.reading_id = r.id
+  JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = rl.position
+  JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
+  JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
+  JOIN branch_bearing db ON db.actor = d.branch AND db.branch = l.branch
+  JOIN day_spirit ds ON ds.day_stem = d.stem AND ds.position = rl.position
+  JOIN spirit_nature sn ON sn.spirit = ds.spirit
+  JOIN line_state_sign ss ON ss.nature = sn.nature AND ss.value = rl.value
+    AND ss.is_void = bd.is_void AND ss.is_day_clash = bd.is_day_clash
+    AND ss.day_relation = db.relation AND ss.strength = bm.strength
+  UNION ALL
+  -- a line's day spirit, element, whether it is the world
+  SELECT r.id, sl.sign, l.position
+  FROM reading r
+  JOIN ganzhi d ON d.name = r.day_gz
+  JOIN hexagram_line l ON l.king_wen = r.primary_kw
+  JOIN day_spirit ds ON ds.day_stem = d.stem AND ds.position = l.position
+  JOIN spirit_line_sign sl ON sl.spirit = ds.spirit AND sl.element = l.element
+    AND sl.is_world = l.is_world
+  UNION ALL
+  -- a line's relative, value, stage at the day, whether world or between
+  SELECT r.id, rs.sign, rl.position
+  FROM reading r
+  JOIN reading_line rl ON rl.reading_id = r.id
+  JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = rl.position
+  JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
+  JOIN relative_sign rs ON rs.is_world = l.is_world AND rs.is_between = l.is_between
+    AND rs.relative = l.relative AND rs.value = rl.value AND rs.stage = bd.stage
+  UNION ALL
+  -- a line's relative and value
+  SELECT r.id, mr.sign, rl.position
+  FROM reading r
+  JOIN reading_line rl ON rl.reading_id = r.id
+  JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = rl.position
+  JOIN moving_relative_sign mr ON mr.relative = l.relative AND mr.value = rl.value
+  UNION ALL
+  -- a moving line's relative and branch, whether it is the world, the branch it changes into
+  SELECT r.id, cs.sign, rl.position
+  FROM reading r
+  JOIN reading_line rl ON rl.reading_id = r.id
+  JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = rl.position
+  JOIN line_value lv ON lv.value = rl.value
+  JOIN hexagram_line cl
+    ON lv.is_moving = 1 AND cl.king_wen = r.changed_kw AND cl.position = rl.position
+  JOIN change_sign cs ON cs.is_world = l.is_world AND cs.relative = l.relative
+    AND cs.branch = l.branch AND cs.changed_branch = cl.branch
+  UNION ALL
+  -- a line's mansion and the month
+  SELECT r.id, ms.sign, l.position
+  FROM reading r
+  JOIN hexagram_line l ON l.king_wen = r.primary_kw
+  JOIN mansion_sign ms ON ms.month_branch = r.month_branch AND ms.mansion = l.mansion
+  UNION ALL
+  -- the world line moving alone (`mask_line`) and the hexagram's star
+  SELECT r.id, so.sign, h.world
+  FROM reading r
+  JOIN hexagram h ON h.king_wen = r.primary_kw
+  JOIN mask_line ml ON ml.mask = r.moving_mask AND ml.position = h.world
+  JOIN sole_sign so ON so.is_sole = ml.is_sole AND so.star = h.five_star
+  UNION ALL
+  -- the world line moving alone, the hexagram's star, the world line's relative and day spirit, how the day's element stands to the star's
+  SELECT r.id, st.sign, h.world
+  FROM reading r
+  JOIN hexagram h ON h.king_wen = r.primary_kw
+  JOIN mask_line ml ON ml.mask = r.moving_mask AND ml.position = h.world
+  JOIN hexagram_line w ON w.king_wen = r.primary_kw AND w.position = h.world
+  JOIN ganzhi d ON d.name = r.day_gz
+  JOIN branch dbr ON dbr.name = d.branch
+  JOIN star s ON s.name = h.five_star
+  JOIN element_relation er ON er.me = s.element AND er.other = dbr.element
+  JOIN day_spirit ds ON ds.day_stem = d.stem AND ds.position = h.world
+  JOIN star_sign st ON st.is_sole = ml.is_sole AND st.star = h.five_star
+    AND st.relative = w.relative AND st.spirit = ds.spirit AND st.day_relation = er.relation
+  UNION ALL
+  -- the world line moving alone, the hexagram's star, a 神煞 on the world line
+  SELECT r.id, sh.sign, h.world
+  FROM reading r
+  JOIN hexagram h ON h.king_wen = r.primary_kw
+  JOIN mask_line ml ON ml.mask = r.moving_mask AND ml.position = h.world
+  JOIN line_najia wn
+    ON wn.king_wen = r.primary_kw AND wn.position = h.world AND wn.half_year = r.najia_half
+  JOIN shensha_on so ON so.day_gz = r.day_gz AND so.ganzhi = wn.ganzhi
+  JOIN star_shensha_sign sh
+    ON sh.is_sole = ml.is_sole AND sh.star = h.five_star AND sh.shensha = so.shensha
+  UNION ALL
+  -- the world's branch, void and moving; the two other branches of its 三合 or 三刑 and where they may come from
+  SELECT r.id, g.sign, h.world
+  FROM reading r
+  JOIN ganzhi d ON d.name = r.day_gz
+  JOIN hexagram h ON h.king_wen = r.primary_kw
+  JOIN hexagram_line w ON w.king_wen = r.primary_kw AND w.position = h.world
+  JOIN reading_line wr ON wr.reading_id = r.id AND wr.position = h.world
+  JOIN line_value wv ON wv.value = wr.value
+  JOIN branch_on_day wd ON wd.day_gz = r.day_gz AND wd.branch = w.branch
+  JOIN world_group_sign g
+    ON g.branch = w.branch AND g.is_void = wd.is_void AND g.is_moving = wv.is_moving
+  -- no partner is missing: each of the two (the branch rows partner_a and partner_b
+  -- name, one row when they are the same) is the day's branch, the month's, a moving
+  -- line's or a changed line's, as the row's by_* flags allow
+  WHERE NOT EXISTS (
+    SELECT 1 FROM branch p
+    WHERE (p.name = g.partner_a OR p.name = g.partner_b) AND NOT (
+      g.by_day = 1 AND d.branch = p.name
+      OR g.by_month = 1 AND r.month_branch = p.name
+      OR g.by_moving = 1 AND EXISTS (
+        SELECT 1 FROM reading_line x
+        JOIN line_value xv ON xv.value = x.value
+        JOIN hexagram_line xl ON xl.king_wen = r.primary_kw AND xl.position = x.position
+        WHERE x.reading_id = r.id AND xv.is_moving = 1 AND xl.branch = p.name)
+      OR g.by_changed = 1 AND EXISTS (
+        SELECT 1 FROM reading_line x
+        JOIN line_value xv ON xv.value = x.value
+        JOIN hexagram_line xc ON xc.king_wen = r.changed_kw AND xc.position = x.position
+        WHERE x.reading_id = r.id AND xv.is_moving = 1 AND xc.branch = p.name)))
+  UNION ALL
+  -- the matter asked about, a body's place and what the body holds (the items of `matter_preference`: relatives, day spirits, the noble's generals, 神煞)
+  SELECT r.id, mt.sign, lp.position
+  FROM reading r
+  -- CROSS JOIN keeps the reading and its matter first: most readings ask about none
+  CROSS JOIN matter_sign mt
+  CROSS JOIN line_place lp
+  CROSS JOIN hexagram_line l
+  CROSS JOIN ganzhi d
+  CROSS JOIN day_spirit ds
+  CROSS JOIN line_najia ln
+  LEFT JOIN ganzhi hg ON hg.name = r.hour_gz
+  LEFT JOIN noble_hour nh ON nh.hour_branch = hg.branch
+  LEFT JOIN noble_general ng
+    ON ng.day_stem = d.stem AND ng.half = nh.half AND ng.branch = l.branch
+  WHERE mt.matter = r.matter AND lp.king_wen = r.primary_kw AND lp.place = mt.place
+    AND l.king_wen = r.primary_kw AND l.position = lp.position
+    AND d.name = r.day_gz AND ds.day_stem = d.stem AND ds.position = lp.position
+    AND ln.king_wen = r.primary_kw AND ln.position = lp.position
+    AND ln.half_year = r.najia_half
+    AND EXISTS (
+    SELECT 1 FROM matter_preference mp
+    WHERE mp.matter = r.matter AND mp.attitude = mt.attitude
+      AND (mp.item_kind = 'relative' AND mp.item = l.relative
+        OR mp.item_kind = 'spirit' AND mp.item = ds.spirit
+        OR mp.item_kind = 'general' AND mp.item = ng.general
+        OR mp.item_kind = 'shensha' AND EXISTS (
+          SELECT 1 FROM shensha_on so
+          WHERE so.day_gz = r.day_gz AND so.ganzhi = ln.ganzhi AND so.shensha = mp.item)))
+  UNION ALL
+  -- the matter asked about, a body's place and whether it is void
+  SELECT r.id, mf.sign, lp.position
+  FROM reading r
+  CROSS JOIN matter_relief_sign mf
+  CROSS JOIN line_place lp
+  CROSS JOIN hexagram_line l
+  CROSS JOIN branch_on_day bd
+  WHERE mf.matter = r.matter AND lp.king_wen = r.primary_kw AND lp.place = mf.place
+    AND l.king_wen = r.primary_kw AND l.position = lp.position
+    AND bd.day_gz = r.day_gz AND bd.branch = l.branch AND bd.is_void = mf.is_void
+  UNION ALL
+  -- a role of the reading's subject (v_reading_use): where it is, whether it moves, is void, is month-broken, whether the day or the month controls it
+  SELECT r.id, us.sign, u.position
+  FROM reading r
+  JOIN v_reading_use u ON u.reading_id = r.id
+  JOIN use_state_sign us ON us.role = u.role AND us.source = u.source
+    AND us.is_moving = u.is_moving AND us.is_void = u.is_void
+    AND us.is_month_break = u.is_month_break AND us.day_controls = u.day_controls
+    AND us.month_controls = u.month_controls
+  UNION ALL
+  -- a role's strength in the month and whether the day generates or helps it
+  SELECT r.id, uw.sign, u.position
+  FROM reading r
+  JOIN v_reading_use u ON u.reading_id = r.id
+  JOIN use_strength_sign uw ON uw.role = u.role AND uw.strength = u.strength
+    AND uw.day_generates = u.day_generates AND uw.day_helps = u.day_helps
+  UNION ALL
+  -- a moving role's branch and its changed line's branch
+  SELECT r.id, uc.sign, u.position
+  FROM reading r
+  JOIN v_reading_use u ON u.reading_id = r.id
+  JOIN ganzhi ucg ON ucg.name = u.changed_ganzhi
+  JOIN use_change_sign uc ON uc.role = u.role AND uc.branch = u.branch
+    AND uc.changed_branch = ucg.branch
+  UNION ALL
+  -- a hidden role's 飛神: whether it moves, whether the day clashes it
+  SELECT r.id, uf.sign, u.position
+  FROM reading r
+  JOIN v_reading_use u ON u.reading_id = r.id
+  JOIN use_fly_sign uf ON uf.role = u.role AND uf.fly_is_moving = u.fly_is_moving
+    AND uf.fly_is_day_clash = u.fly_is_day_clash
+) x
+JOIN sign s ON s.name = x.sign
+""",
+    ),
 )
-REPLACES: dict[str, str] = {}  # both views are new
+REPLACES = {"v_reading_sign": "0011"}  # the two use views are new
+
+
+# the sign catalogue gains the subject 用神, the chart group "use" and the weight 6
+OLD_SUBJECTS = (
+    "世",
+    "應",
+    "世應",
+    "卦身",
+    "世身",
+    "間爻",
+    "line",
+    "hexagram",
+    "spirit",
+    "star",
+    "mansion",
+)
+NEW_SUBJECTS = ("用神", *OLD_SUBJECTS)
+OLD_GROUPS = ("world", "bodies", "between", "lines")
+NEW_GROUPS = ("use", *OLD_GROUPS)
+
+
+def _in(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+CHECKS = (  # table, constraint, the expression before, after
+    ("sign", "ck_sign_subject_domain", _in("subject", OLD_SUBJECTS), _in("subject", NEW_SUBJECTS)),
+    (
+        "sign",
+        "ck_sign_chart_group_domain",
+        _in("chart_group", OLD_GROUPS),
+        _in("chart_group", NEW_GROUPS),
+    ),
+    (
+        "sign_weight",
+        "ck_sign_weight_weight_range",
+        "weight BETWEEN 1 AND 5",
+        "weight BETWEEN 1 AND 6",
+    ),
+)
+SIGN_TABLES = ("use_change_sign", "use_fly_sign", "use_state_sign", "use_strength_sign")
+
+
+def _create_sign_tables() -> None:
+    op.create_table(
+        "use_change_sign",
+        sa.Column(
+            "role",
+            sa.String(length=2),
+            nullable=False,
+            comment="The role: 用神 原神 忌神 or 仇神 (docs/use.md)",
+        ),
+        sa.Column("branch", sa.String(length=1), nullable=False, comment="Its branch"),
+        sa.Column(
+            "changed_branch",
+            sa.String(length=1),
+            nullable=False,
+            comment="The changed line's branch",
+        ),
+        sa.Column(
+            "sign", sa.String(length=8), nullable=False, comment="A sign that fires for this key"
+        ),
+        sa.Column(
+            "passage", sa.String(length=8), nullable=True, comment="Source passage §chapter.passage"
+        ),
+        sa.Column(
+            "basis",
+            sa.String(length=8),
+            nullable=False,
+            comment="book: stated by the cited passage; standard: standard 京房 practice the book presupposes; decision: a choice made where the book is silent (docs/rules.md)",
+        ),
+        sa.CheckConstraint(
+            "basis <> 'book' OR passage IS NOT NULL", name=op.f("ck_use_change_sign_book_cites")
+        ),
+        sa.CheckConstraint(
+            "basis IN ('book', 'standard', 'decision')",
+            name=op.f("ck_use_change_sign_basis_domain"),
+        ),
+        sa.CheckConstraint(
+            "role IN ('用神', '原神', '忌神', '仇神')", name=op.f("ck_use_change_sign_role_domain")
+        ),
+        sa.ForeignKeyConstraint(
+            ["branch"], ["branch.name"], name=op.f("fk_use_change_sign_branch_branch")
+        ),
+        sa.ForeignKeyConstraint(
+            ["changed_branch"],
+            ["branch.name"],
+            name=op.f("fk_use_change_sign_changed_branch_branch"),
+        ),
+        sa.ForeignKeyConstraint(
+            ["passage"],
+            ["source_passage.id"],
+            name=op.f("fk_use_change_sign_passage_source_passage"),
+        ),
+        sa.ForeignKeyConstraint(["sign"], ["sign.name"], name=op.f("fk_use_change_sign_sign_sign")),
+        sa.PrimaryKeyConstraint(
+            "role", "branch", "changed_branch", "sign", name=op.f("pk_use_change_sign")
+        ),
+        comment="Signs of a moving 用神's change: 化回頭克 化回頭生 化進神 化退神 (standard; §8.14 for the world line).",
+        info={"section": "rules"},
+    )
+    op.create_table(
+        "use_fly_sign",
+        sa.Column(
+            "role",
+            sa.String(length=2),
+            nullable=False,
+            comment="The role: 用神 原神 忌神 or 仇神 (docs/use.md)",
+        ),
+        sa.Column(
+            "fly_is_moving",
+            sa.Integer(),
+            autoincrement=False,
+            nullable=False,
+            comment="1 if its 飛神 moves",
+        ),
+        sa.Column(
+            "fly_is_day_clash",
+            sa.Integer(),
+            autoincrement=False,
+            nullable=False,
+            comment="1 if the day clashes its 飛神",
+        ),
+        sa.Column(
+            "sign", sa.String(length=8), nullable=False, comment="A sign that fires for this key"
+        ),
+        sa.Column(
+            "passage", sa.String(length=8), nullable=True, comment="Source passage §chapter.passage"
+        ),
+        sa.Column(
+            "basis",
+            sa.String(length=8),
+            nullable=False,
+            comment="book: stated by the cited passage; standard: standard 京房 practice the book presupposes; decision: a choice made where the book is silent (docs/rules.md)",
+        ),
+        sa.CheckConstraint(
+            "basis <> 'book' OR passage IS NOT NULL", name=op.f("ck_use_fly_sign_book_cites")
+        ),
+        sa.CheckConstraint(
+            "basis IN ('book', 'standard', 'decision')", name=op.f("ck_use_fly_sign_basis_domain")
+        ),
+        sa.CheckConstraint(
+            "role IN ('用神', '原神', '忌神', '仇神')", name=op.f("ck_use_fly_sign_role_domain")
+        ),
+        sa.CheckConstraint(
+            "fly_is_day_clash IN (0, 1)", name=op.f("ck_use_fly_sign_fly_is_day_clash_bool")
+        ),
+        sa.CheckConstraint(
+            "fly_is_moving IN (0, 1)", name=op.f("ck_use_fly_sign_fly_is_moving_bool")
+        ),
+        sa.ForeignKeyConstraint(
+            ["passage"], ["source_passage.id"], name=op.f("fk_use_fly_sign_passage_source_passage")
+        ),
+        sa.ForeignKeyConstraint(["sign"], ["sign.name"], name=op.f("fk_use_fly_sign_sign_sign")),
+        sa.PrimaryKeyConstraint(
+            "role", "fly_is_moving", "fly_is_day_clash", "sign", name=op.f("pk_use_fly_sign")
+        ),
+        comment="The sign of a hidden 用神 whose 飛神 moves or is clashed by the day: 伏神得出 (standard; docs/use.md).",
+        info={"section": "rules"},
+    )
+    op.create_table(
+        "use_state_sign",
+        sa.Column(
+            "role",
+            sa.String(length=2),
+            nullable=False,
+            comment="The role: 用神 原神 忌神 or 仇神 (docs/use.md)",
+        ),
+        sa.Column(
+            "source",
+            sa.String(length=8),
+            nullable=False,
+            comment="Where it is: visible, hidden, world or response",
+        ),
+        sa.Column(
+            "is_moving", sa.Integer(), autoincrement=False, nullable=False, comment="1 if it moves"
+        ),
+        sa.Column(
+            "is_void",
+            sa.Integer(),
+            autoincrement=False,
+            nullable=False,
+            comment="1 if the line is void 旬空",
+        ),
+        sa.Column(
+            "is_month_break",
+            sa.Integer(),
+            autoincrement=False,
+            nullable=False,
+            comment="1 if the month breaks it 月破",
+        ),
+        sa.Column(
+            "day_controls",
+            sa.Integer(),
+            autoincrement=False,
+            nullable=False,
+            comment="1 if the day branch controls it 剋",
+        ),
+        sa.Column(
+            "month_controls",
+            sa.Integer(),
+            autoincrement=False,
+            nullable=False,
+            comment="1 if the month branch controls it 剋",
+        ),
+        sa.Column(
+            "sign", sa.String(length=8), nullable=False, comment="A sign that fires for this key"
+        ),
+        sa.Column(
+            "passage", sa.String(length=8), nullable=True, comment="Source passage §chapter.passage"
+        ),
+        sa.Column(
+            "basis",
+            sa.String(length=8),
+            nullable=False,
+            comment="book: stated by the cited passage; standard: standard 京房 practice the book presupposes; decision: a choice made where the book is silent (docs/rules.md)",
+        ),
+        sa.CheckConstraint(
+            "basis <> 'book' OR passage IS NOT NULL", name=op.f("ck_use_state_sign_book_cites")
+        ),
+        sa.CheckConstraint(
+            "basis IN ('book', 'standard', 'decision')", name=op.f("ck_use_state_sign_basis_domain")
+        ),
+        sa.CheckConstraint(
+            "role IN ('用神', '原神', '忌神', '仇神')", name=op.f("ck_use_state_sign_role_domain")
+        ),
+        sa.CheckConstraint(
+            "source IN ('visible', 'hidden', 'world', 'response')",
+            name=op.f("ck_use_state_sign_source_domain"),
+        ),
+        sa.CheckConstraint(
+            "day_controls IN (0, 1)", name=op.f("ck_use_state_sign_day_controls_bool")
+        ),
+        sa.CheckConstraint(
+            "is_month_break IN (0, 1)", name=op.f("ck_use_state_sign_is_month_break_bool")
+        ),
+        sa.CheckConstraint("is_moving IN (0, 1)", name=op.f("ck_use_state_sign_is_moving_bool")),
+        sa.CheckConstraint("is_void IN (0, 1)", name=op.f("ck_use_state_sign_is_void_bool")),
+        sa.CheckConstraint(
+            "month_controls IN (0, 1)", name=op.f("ck_use_state_sign_month_controls_bool")
+        ),
+        sa.ForeignKeyConstraint(
+            ["passage"],
+            ["source_passage.id"],
+            name=op.f("fk_use_state_sign_passage_source_passage"),
+        ),
+        sa.ForeignKeyConstraint(["sign"], ["sign.name"], name=op.f("fk_use_state_sign_sign_sign")),
+        sa.PrimaryKeyConstraint(
+            "role",
+            "source",
+            "is_moving",
+            "is_void",
+            "is_month_break",
+            "day_controls",
+            "month_controls",
+            "sign",
+            name=op.f("pk_use_state_sign"),
+        ),
+        comment="Signs of the 用神 and its chain by where each is and what the day and month do to it: 用神被克, 忌神被克, 原神動生用, 忌神動克用, 用神空, 用神破, 用神伏藏 (§6.5–6.6; docs/use.md). Only a reading that names its subject has them.",
+        info={"section": "rules"},
+    )
+    op.create_table(
+        "use_strength_sign",
+        sa.Column(
+            "role",
+            sa.String(length=2),
+            nullable=False,
+            comment="The role: 用神 原神 忌神 or 仇神 (docs/use.md)",
+        ),
+        sa.Column(
+            "strength",
+            sa.String(length=1),
+            nullable=False,
+            comment="The line's strength in the month 旺相休囚死",
+        ),
+        sa.Column(
+            "day_generates",
+            sa.Integer(),
+            autoincrement=False,
+            nullable=False,
+            comment="1 if the day branch generates it 生",
+        ),
+        sa.Column(
+            "day_helps",
+            sa.Integer(),
+            autoincrement=False,
+            nullable=False,
+            comment="1 if the day branch helps it 扶",
+        ),
+        sa.Column(
+            "sign", sa.String(length=8), nullable=False, comment="A sign that fires for this key"
+        ),
+        sa.Column(
+            "passage", sa.String(length=8), nullable=True, comment="Source passage §chapter.passage"
+        ),
+        sa.Column(
+            "basis",
+            sa.String(length=8),
+            nullable=False,
+            comment="book: stated by the cited passage; standard: standard 京房 practice the book presupposes; decision: a choice made where the book is silent (docs/rules.md)",
+        ),
+        sa.CheckConstraint(
+            "basis <> 'book' OR passage IS NOT NULL", name=op.f("ck_use_strength_sign_book_cites")
+        ),
+        sa.CheckConstraint(
+            "basis IN ('book', 'standard', 'decision')",
+            name=op.f("ck_use_strength_sign_basis_domain"),
+        ),
+        sa.CheckConstraint(
+            "role IN ('用神', '原神', '忌神', '仇神')",
+            name=op.f("ck_use_strength_sign_role_domain"),
+        ),
+        sa.CheckConstraint(
+            "day_generates IN (0, 1)", name=op.f("ck_use_strength_sign_day_generates_bool")
+        ),
+        sa.CheckConstraint("day_helps IN (0, 1)", name=op.f("ck_use_strength_sign_day_helps_bool")),
+        sa.ForeignKeyConstraint(
+            ["passage"],
+            ["source_passage.id"],
+            name=op.f("fk_use_strength_sign_passage_source_passage"),
+        ),
+        sa.ForeignKeyConstraint(
+            ["sign"], ["sign.name"], name=op.f("fk_use_strength_sign_sign_sign")
+        ),
+        sa.ForeignKeyConstraint(
+            ["strength"], ["strength.name"], name=op.f("fk_use_strength_sign_strength_strength")
+        ),
+        sa.PrimaryKeyConstraint(
+            "role",
+            "strength",
+            "day_generates",
+            "day_helps",
+            "sign",
+            name=op.f("pk_use_strength_sign"),
+        ),
+        comment="Signs of the 用神's strength: 用神旺 and 用神衰 (standard; docs/use.md).",
+        info={"section": "rules"},
+    )
 
 
 def upgrade() -> None:
@@ -620,7 +1187,11 @@ def upgrade() -> None:
         op.create_foreign_key(
             op.f("fk_reading_about_subject"), "reading", "subject", ["about"], ["name"]
         )
-    migrating.create_views(op, VIEWS)
+    migrating.require_foreign_keys_off(op)
+    for table, name, old, new in CHECKS:
+        migrating.replace_check(op, table, name, old, new)
+    _create_sign_tables()
+    migrating.replace_views(op, VIEWS, REPLACES)
 
 
 def downgrade() -> None:
@@ -634,7 +1205,15 @@ def downgrade() -> None:
             "{n} change{s} of a reading's subject": "SELECT COUNT(*) FROM reading_about_change",
         },
     )
-    migrating.drop_views(op, VIEWS)
+    migrating.require_foreign_keys_off(op)
+    migrating.restore_views(op, VIEWS, REPLACES)
+    for table in SIGN_TABLES:
+        op.drop_table(table)
+    # the catalogue's rows of what this revision adds go before its CHECKs narrow again
+    op.execute("DELETE FROM sign WHERE subject = '用神'")
+    op.execute("DELETE FROM sign_weight WHERE weight = 6")
+    for table, name, old, new in CHECKS:
+        migrating.replace_check(op, table, name, new, old)
     if op.get_bind().dialect.name != "sqlite":
         op.drop_constraint(op.f("fk_reading_about_subject"), "reading", type_="foreignkey")
     op.drop_column("reading", "about")

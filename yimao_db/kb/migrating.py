@@ -215,6 +215,32 @@ def set_nullable(op: Operations, table: str, column: str, type_sql: str, *, null
         conn.exec_driver_sql(f"PRAGMA legacy_alter_table = {'ON' if legacy else 'OFF'}")
 
 
+def replace_check(op: Operations, table: str, name: str, old: str, new: str) -> None:
+    """Replace the CHECK constraint ``name`` of ``table``, whose expression is ``old``, with
+    one whose expression is ``new``. PostgreSQL drops and adds it; SQLite cannot alter a
+    constraint, so the table is rebuilt from its own CREATE TABLE text with the expression
+    replaced (rows, other constraints, indexes, ``WITHOUT ROWID`` and the views over it
+    unchanged; foreign keys must be off, :func:`require_foreign_keys_off`)."""
+    conn = op.get_bind()
+    if conn.dialect.name != "sqlite":
+        conn.exec_driver_sql(f"ALTER TABLE {table} DROP CONSTRAINT {name}")
+        conn.exec_driver_sql(f"ALTER TABLE {table} ADD CONSTRAINT {name} CHECK ({new})")
+        return
+    require_foreign_keys_off(op)
+    body = _create_sql(conn, table)
+    was, now = f"CONSTRAINT {name} CHECK ({old})", f"CONSTRAINT {name} CHECK ({new})"
+    if body.count(was) != 1:
+        if body.count(now) == 1:
+            return  # already so
+        raise ValueError(f"{table}: CHECK {name} ({old}) is not in the table's SQL")
+    legacy = conn.exec_driver_sql("PRAGMA legacy_alter_table").scalar()
+    conn.exec_driver_sql("PRAGMA legacy_alter_table = ON")
+    try:
+        _rebuild(conn, table, body.replace(was, now))
+    finally:
+        conn.exec_driver_sql(f"PRAGMA legacy_alter_table = {'ON' if legacy else 'OFF'}")
+
+
 # --- downgrades that would delete what people stored ------------------------------------------
 
 FORCE = "force"  # alembic -x force=1: a downgrade may delete user data

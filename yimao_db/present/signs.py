@@ -11,7 +11,13 @@ from yimao_db.kb.vocab import SIGN_SUBJECT_GROUP as SUBJECT_GROUP
 from yimao_db.present.table import width
 
 WIDTH = 100  # wrap a group's line past this many terminal cells
-TITLES = {"world": "world", "bodies": "bodies", "between": "between", "lines": "lines"}
+TITLES = {
+    "use": "use",
+    "world": "world",
+    "bodies": "bodies",
+    "between": "between",
+    "lines": "lines",
+}
 
 
 class SignRow(Protocol):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from yimao_db.kb.expected.signs import expected_signs
-from yimao_db.kb.expected.use import expected_use
+from yimao_db.kb.expected.use import expected_use, use_facts
 from yimao_db.kb.facts import facts
 from yimao_db.kb.rules import day_month, signs, spirits, transforms
 from yimao_db.kb.rules.dusk import dusk_mansion
@@ -246,6 +246,14 @@ def expected_chart(
                     "ganzhi": stem + line.branch,
                 }
             )
+    use_candidates, use_rows = expected_use(
+        about,
+        lines,
+        hidden,
+        palace_element=primary.palace_element,
+        month_branch=month_branch,
+        day_branch=day_branch,
+    )
     fired = expected_signs(
         values,
         day_gz=day_gz,
@@ -253,6 +261,7 @@ def expected_chart(
         hour_gz=hour_gz,
         najia_half=half,
         matter=matter,
+        use=use_facts(use_rows),
     )
     by_name = signs.by_name()
     sign_rows = tuple(
@@ -266,14 +275,6 @@ def expected_chart(
             "basis": by_name[f.sign].basis,
         }
         for f in fired
-    )
-    use_candidates, use_rows = expected_use(
-        about,
-        lines,
-        hidden,
-        palace_element=primary.palace_element,
-        month_branch=month_branch,
-        day_branch=day_branch,
     )
     return ExpectedChart(
         head,

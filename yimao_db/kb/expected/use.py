@@ -14,6 +14,7 @@ from typing import Any
 from yimao_db.kb.facts import facts
 from yimao_db.kb.rules import use
 from yimao_db.kb.rules.elements import relative
+from yimao_db.kb.rules.sign_family import UseFacts
 
 Row = dict[str, Any]
 
@@ -150,3 +151,28 @@ def expected_use(
                 }
             )
     return tuple(candidates), tuple(chosen)
+
+
+def use_facts(rows: Sequence[Row]) -> tuple[UseFacts, ...]:
+    """The rows of v_reading_use (as :func:`expected_use` gives them) as the sign families
+    see them."""
+    return tuple(
+        UseFacts(
+            role=u["role"],
+            source=u["source"],
+            position=u["position"],
+            is_moving=u["is_moving"],
+            is_void=u["is_void"],
+            is_month_break=u["is_month_break"],
+            day_controls=u["day_controls"],
+            month_controls=u["month_controls"],
+            strength=u["strength"],
+            day_generates=u["day_generates"],
+            day_helps=u["day_helps"],
+            branch=u["branch"],
+            changed_branch=u["changed_ganzhi"][1] if u["changed_ganzhi"] else None,
+            fly_is_moving=u["fly_is_moving"],
+            fly_is_day_clash=u["fly_is_day_clash"],
+        )
+        for u in rows
+    )
