@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import Engine, text
+from test_readings_props import BRANCHES, SIXTY, typed_as_declared
 
-from tests.test_readings_props import BRANCHES, SIXTY, typed_as_declared
 from yimao_db.db import writer_engine
 from yimao_db.errors import UsageError
 from yimao_db.kb.expected.chart import expected_chart
@@ -96,7 +96,7 @@ def test_views_agree_with_the_oracle(engine: Engine) -> None:
 
 # --- worked examples (docs/use.md) ---------------------------------------------------------
 
-GOU = {"at": "2026-11-30T09:15"}  # 丙午年 己亥月 戊申日 丁巳時, 旬空 寅卯
+GOU: dict[str, Any] = {"at": "2026-11-30T09:15"}  # 丙午年 己亥月 戊申日 丁巳時, 旬空 寅卯
 
 
 def brief(r: dict[str, Any]) -> tuple[Any, ...]:
