@@ -173,7 +173,7 @@ def cells(chart: Chart) -> list[tuple[list[str], list[str], list[str], list[str]
             line.relative,
             f"{line.ganzhi}{line.element}",
             mark,
-            roles.get((False, line.position), ""),
+            *([roles.get((False, line.position), "")] if roles else []),
             MOVING_MARKS[line.value] if line.is_moving else "",
             _flags(line),
         ]
@@ -185,7 +185,8 @@ def cells(chart: Chart) -> list[tuple[list[str], list[str], list[str], list[str]
         rows.append(
             (
                 [line.spirit],
-                [h.relative, f"{h.ganzhi}{h.element}", roles.get((True, h.position), "")]
+                [h.relative, f"{h.ganzhi}{h.element}"]
+                + ([roles.get((True, h.position), "")] if roles else [])
                 if h
                 else [],
                 primary,
@@ -295,12 +296,20 @@ def _journal(journal: Journal | None) -> list[str]:
 
 PARTS = (
     ("spirit",),
-    ("relative", "ganzhi", "role"),
-    ("bar", "relative", "ganzhi", "mark", "role", "moving", "marks"),
+    ("relative", "ganzhi"),
+    ("bar", "relative", "ganzhi", "mark", "moving", "marks"),
     ("bar", "relative", "ganzhi", "marks", "transform"),
 )
 """What each column's cells hold, in the order :func:`cells` gives them: in HTML each cell's
-classes are its column ``cN`` and its part (``c2 bar``, ``c3 transform``)."""
+classes are its column ``cN`` and its part (``c2 bar``, ``c3 transform``). A reading that
+names its subject has a part ``role`` more (用 原 忌 仇) in the 伏神 and 本卦 columns:
+:data:`USE_PARTS`."""
+USE_PARTS = (
+    PARTS[0],
+    (*PARTS[1], "role"),
+    ("bar", "relative", "ganzhi", "mark", "role", "moving", "marks"),
+    PARTS[3],
+)
 
 
 def chart_html(chart: Chart) -> str:
@@ -311,20 +320,21 @@ def chart_html(chart: Chart) -> str:
     from html import escape  # here: a text chart need not load html's entity tables
 
     head = "".join(f"<p>{escape(line)}</p>" for line in header(chart))
+    parts_of = USE_PARTS if chart.use else PARTS
     titles = column_titles(chart)
     columns = 4 if chart.changed_name else 3
     th = "".join(
-        f'<th colspan="{len(PARTS[i])}" class="c{i}">{escape(titles[i])}</th>'
+        f'<th colspan="{len(parts_of[i])}" class="c{i}">{escape(titles[i])}</th>'
         for i in range(columns)
     )
     body = []
     for line, parts in zip(reversed(chart.lines), cells(chart), strict=True):
         tds = []
         for i in range(columns):
-            got = list(parts[i]) + [""] * (len(PARTS[i]) - len(parts[i]))
+            got = list(parts[i]) + [""] * (len(parts_of[i]) - len(parts[i]))
             tds += [
                 f'<td class="c{i} {name}">{escape(part)}</td>'
-                for name, part in zip(PARTS[i], got, strict=True)
+                for name, part in zip(parts_of[i], got, strict=True)
             ]
         moving = " moving" if line.is_moving else ""
         body.append(f'<tr class="position-{line.position}{moving}">{"".join(tds)}</tr>')
