@@ -422,6 +422,48 @@ CHECKS = (  # table, constraint, the expression before, after
 SIGN_TABLES = ("use_change_sign", "use_fly_sign", "use_state_sign", "use_strength_sign")
 
 
+# (table, column, type, comment before, comment after): the catalogue's comments name 用神
+COMMENTS = (
+    (
+        "sign",
+        "subject",
+        sa.String(length=8),
+        "What it speaks of: 世 應 世應 卦身 世身 間爻 line hexagram spirit star mansion",
+        "What it speaks of: 用神 世 應 世應 卦身 世身 間爻 line hexagram spirit star mansion",
+    ),
+    (
+        "sign",
+        "chart_group",
+        sa.String(length=8),
+        "Where a chart lists it: world bodies between lines",
+        "Where a chart lists it: use world bodies between lines",
+    ),
+    ("sign_weight", "weight", sa.Integer(), "1..5, higher weighs more", "1..6, higher weighs more"),
+    (
+        "sign_weight",
+        "name",
+        sa.String(length=4),
+        "What weighs so: 世應 卦身 世身 爻 星宿",
+        "What weighs so: 用神 世應 卦身 世身 爻 星宿",
+    ),
+)
+
+
+def _comments(after: bool) -> None:
+    """PostgreSQL stores column comments (SQLite does not)."""
+    if op.get_bind().dialect.name == "sqlite":
+        return
+    for table, column, type_, old, new in COMMENTS:
+        op.alter_column(
+            table,
+            column,
+            existing_type=type_,
+            existing_nullable=False,
+            comment=new if after else old,
+            existing_comment=old if after else new,
+        )
+
+
 def _create_sign_tables() -> None:
     op.create_table(
         "use_change_sign",
@@ -1191,6 +1233,7 @@ def upgrade() -> None:
     for table, name, old, new in CHECKS:
         migrating.replace_check(op, table, name, old, new)
     _create_sign_tables()
+    _comments(after=True)
     migrating.replace_views(op, VIEWS, REPLACES)
 
 
@@ -1214,6 +1257,7 @@ def downgrade() -> None:
     op.execute("DELETE FROM sign_weight WHERE weight = 6")
     for table, name, old, new in CHECKS:
         migrating.replace_check(op, table, name, new, old)
+    _comments(after=False)
     if op.get_bind().dialect.name != "sqlite":
         op.drop_constraint(op.f("fk_reading_about_subject"), "reading", type_="foreignkey")
     op.drop_column("reading", "about")
