@@ -40,7 +40,7 @@ from yimao_db.kb.rules.keys import KEY_COLUMNS
 from yimao_db.kb.schema import metadata
 from yimao_db.kb.views import contract, views
 
-LATER_INPUTS = ("matter",)  # inputs of a reading added after revision 0003 (by 0006)
+LATER_INPUTS = ("matter", "about")  # inputs of a reading added after revision 0003 (0006, 0014)
 
 READINGS_REVISION = "0003"  # the revision that creates reading and reading_line
 

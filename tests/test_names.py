@@ -264,7 +264,7 @@ def entities(capsys: pytest.CaptureFixture[str], db: str, *argv: str) -> list[di
         ("子", ["branch"], "子"),
         ("醜", ["branch"], "丑"),
         ("角", ["mansion"], "角"),
-        ("官鬼", ["relative"], "官鬼"),
+        ("官鬼", ["relative", "subject"], "官鬼"),  # a relative is a subject too (docs/use.md)
         ("长生", ["stage"], "長生"),
         ("Saturn", ["star"], "鎮星"),
     ],
@@ -329,7 +329,8 @@ def test_show_branch_and_element(capsys: pytest.CaptureFixture[str], built_db: s
 
 
 def test_show_relative(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
-    (relative,) = entities(capsys, built_db, "官鬼")
+    relative, subject = entities(capsys, built_db, "官鬼")  # the relative, then the subject
+    assert (relative["kind"], subject["kind"]) == ("relative", "subject")
     groups = related(relative)
     assert "疾病" in {r["symbol"] for r in groups["relative_symbol"]}
     assert {r["passage"] for r in groups["moving_relative"]} == {"6.5", "6.6"}

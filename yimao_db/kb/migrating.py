@@ -236,6 +236,21 @@ def edit_sqlite_table(op: Operations, table: str, old: str, new: str) -> None:
         conn.exec_driver_sql(f"PRAGMA legacy_alter_table = {'ON' if legacy else 'OFF'}")
 
 
+def replace_check(op: Operations, table: str, name: str, old: str, new: str) -> None:
+    """Replace the CHECK constraint ``name`` of ``table``, whose expression is ``old``, with
+    one whose expression is ``new``: PostgreSQL drops and adds it; SQLite rebuilds the
+    table (:func:`edit_sqlite_table`). Nothing when it already reads ``new``."""
+    conn = op.get_bind()
+    if conn.dialect.name != "sqlite":
+        conn.exec_driver_sql(f"ALTER TABLE {table} DROP CONSTRAINT {name}")
+        conn.exec_driver_sql(f"ALTER TABLE {table} ADD CONSTRAINT {name} CHECK ({new})")
+        return
+    was, now = f"CONSTRAINT {name} CHECK ({old})", f"CONSTRAINT {name} CHECK ({new})"
+    if _create_sql(conn, table).count(now) == 1:
+        return  # already so
+    edit_sqlite_table(op, table, was, now)
+
+
 # --- downgrades that would delete what people stored ------------------------------------------
 
 FORCE = "force"  # alembic -x force=1: a downgrade may delete user data

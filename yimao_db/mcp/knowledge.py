@@ -162,7 +162,7 @@ def read_chart(service: Database, reading_id: int) -> str:
             if names
             else {}
         )
-    return chart_prompt(chart, journal, meanings, use=getattr(chart, "use", None))
+    return chart_prompt(chart, journal, meanings, use=chart.use or None)
 
 
 def _cell(value: object) -> str:
@@ -188,7 +188,13 @@ def sign_table(chart: Chart, meanings: Mapping[str, Mapping[str, Any]]) -> list[
 
 
 def _use_lines(use: object) -> list[str]:
-    """The 用神 as lines: a record's fields one per line, anything else as it reads."""
+    """The 用神 as lines: the chart's roles (用神 原神 忌神 仇神) one per line, a record's
+    fields one per line, anything else as it reads."""
+    if isinstance(use, (tuple, list)):
+        return [
+            f"- {row.role}: " + json.dumps(dataclasses.asdict(row), ensure_ascii=False, default=str)
+            for row in use
+        ]
     if dataclasses.is_dataclass(use) and not isinstance(use, type):
         fields: Mapping[str, Any] = dataclasses.asdict(use)
     elif isinstance(use, Mapping):

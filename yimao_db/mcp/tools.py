@@ -113,10 +113,13 @@ class CastInputs(TypedDict):
 
     question: str | None
     matter: str | None
+    about: str | None
 
 
 def _cast_inputs(args: Arguments) -> CastInputs:
-    return CastInputs(question=args.text("question"), matter=args.text("matter"))
+    return CastInputs(
+        question=args.text("question"), matter=args.text("matter"), about=args.text("about")
+    )
 
 
 def _time_note(at: str | None, tz: str | None) -> tuple[str, ...]:
@@ -435,6 +438,12 @@ CAST_PROPERTIES: dict[str, Any] = {
         "type": "string",
         "description": "What the question is about (§9.5): office, wealth, lawsuit or worry "
         "(功名 財利 獄訟 憂患); its signs join the chart",
+    },
+    "about": {
+        "type": "string",
+        "description": "The subject asked about (docs/use.md): wealth, self, other, office, "
+        "illness, 官鬼 …; the chart's `use` gives its 用神 and 原神 忌神 仇神. Default: the "
+        "matter's subject",
     },
     "format": FORMAT,
 }

@@ -52,6 +52,56 @@ def _transforms(chart: Chart, line: ChartLine) -> str:
     return ",".join(found)
 
 
+DAY_MONTH = (
+    ("on", "臨"),
+    ("generates", "生"),
+    ("helps", "扶"),
+    ("controls", "剋"),
+    ("combines", "合"),
+)
+
+
+def _bearing(side: str, label: str, row: object) -> str:
+    """日生扶 / 月剋: how the day or the month bears on a line (its flags, as the view says)."""
+    found = "".join(mark for name, mark in DAY_MONTH if getattr(row, f"{side}_{name}"))
+    return f"{label}{found}" if found else ""
+
+
+def use_line(chart: Chart) -> str | None:
+    """``用神 妻財 · 5 午火 · 旺 · 日生 · 動 化進神``: the subject's 用神 and its state; a hidden
+    one as ``2 伏 甲寅木 (飛 辛亥 飛生伏)``. None when the reading names no subject."""
+    if not chart.use:
+        return None
+    u = chart.use[0]
+    where = f"{u.position} {u.ganzhi}{u.element}"
+    if u.source == "hidden":
+        where = f"{u.position} 伏 {u.ganzhi}{u.element} (飛 {u.fly_ganzhi} {u.fly_relation})"
+    elif u.source in ("world", "response"):
+        where += " 世" if u.source == "world" else " 應"
+    parts = [f"用神 {u.relative}", where, u.strength]
+    bearing = " ".join(b for b in (_bearing("day", "日", u), _bearing("month", "月", u)) if b)
+    if bearing:
+        parts.append(bearing)
+    marks = _marks(u.is_void, u.is_month_break, u.is_day_clash)
+    if marks:
+        parts.append(marks)
+    if u.is_moving:
+        parts.append(" ".join(["動", *(u.transform or "").split(",")]).strip())
+    if u.candidate_count > 1:
+        parts.append(f"of {u.candidate_count}")
+    return " · ".join(parts)
+
+
+def chain_line(chart: Chart) -> str | None:
+    """``原神 子孫 2 辛亥 · 忌神 兄弟 3 辛酉 · 仇神 父母 1 辛丑`` (伏 before a hidden one)."""
+    if len(chart.use) < 2:
+        return None
+    return " · ".join(
+        f"{u.role} {u.relative} {u.position}{' 伏' if u.source == 'hidden' else ''} {u.ganzhi}"
+        for u in chart.use[1:]
+    )
+
+
 def header(chart: Chart) -> list[str]:
     """The header block: moment, question and matter, pillars, the hexagrams and bodies."""
     when = chart.cast_at or "(pillars given directly)"
@@ -77,6 +127,9 @@ def header(chart: Chart) -> list[str]:
         out.append(f"Question: {chart.question}")
     if chart.matter:
         out.append(f"Matter: {chart.matter}")
+    if chart.use:
+        out.append(f"About: {chart.use[0].subject}")
+        out += [line for line in (use_line(chart), chain_line(chart)) if line]
     out += [
         f"{pillars} · 旬空 {chart.void_branches} · 月建 {chart.month_branch}",
         f"{title} · {chart.palace}宮 {chart.generation_name}"
@@ -119,6 +172,8 @@ def cells(chart: Chart) -> list[tuple[list[str], list[str], list[str], list[str]
     """Per row (line 6 first) the parts of each column, each part padded by the caller."""
     hidden = {h.position: h for h in chart.hidden}
     changed = {c.position: c for c in chart.changed_lines}
+    # 用 原 忌 仇 on the line (or the hidden spirit) each role is
+    roles = {(u.source == "hidden", u.position): u.mark for u in chart.use}
     rows = []
     for line in reversed(chart.lines):
         h = hidden.get(line.position)
@@ -128,6 +183,7 @@ def cells(chart: Chart) -> list[tuple[list[str], list[str], list[str], list[str]
             line.relative,
             f"{line.ganzhi}{line.element}",
             mark,
+            *([roles.get((False, line.position), "")] if roles else []),
             MOVING_MARKS[line.value] if line.is_moving else "",
             _flags(line),
             f"{line.strength}·{line.stage}",  # 旺相休囚死 in the month, stage at the day
@@ -140,7 +196,10 @@ def cells(chart: Chart) -> list[tuple[list[str], list[str], list[str], list[str]
         rows.append(
             (
                 [line.spirit],
-                [h.relative, f"{h.ganzhi}{h.element}"] if h else [],
+                [h.relative, f"{h.ganzhi}{h.element}"]
+                + ([roles.get((True, h.position), "")] if roles else [])
+                if h
+                else [],
                 primary,
                 after,
             )
@@ -256,7 +315,15 @@ PARTS = (
     ("bar", "relative", "ganzhi", "marks", "transform"),
 )
 """What each column's cells hold, in the order :func:`cells` gives them: in HTML each cell's
-classes are its column ``cN`` and its part (``c2 bar``, ``c3 transform``)."""
+classes are its column ``cN`` and its part (``c2 bar``, ``c3 transform``). A reading that
+names its subject has a part ``role`` more (用 原 忌 仇) in the 伏神 and 本卦 columns:
+:data:`USE_PARTS`."""
+USE_PARTS = (
+    PARTS[0],
+    (*PARTS[1], "role"),
+    ("bar", "relative", "ganzhi", "mark", "role", "moving", "marks"),
+    PARTS[3],
+)
 
 
 def chart_html(chart: Chart) -> str:
@@ -267,20 +334,21 @@ def chart_html(chart: Chart) -> str:
     from html import escape  # here: a text chart need not load html's entity tables
 
     head = "".join(f"<p>{escape(line)}</p>" for line in header(chart))
+    parts_of = USE_PARTS if chart.use else PARTS
     titles = column_titles(chart)
     columns = 4 if chart.changed_name else 3
     th = "".join(
-        f'<th colspan="{len(PARTS[i])}" class="c{i}">{escape(titles[i])}</th>'
+        f'<th colspan="{len(parts_of[i])}" class="c{i}">{escape(titles[i])}</th>'
         for i in range(columns)
     )
     body = []
     for line, parts in zip(reversed(chart.lines), cells(chart), strict=True):
         tds = []
         for i in range(columns):
-            got = list(parts[i]) + [""] * (len(PARTS[i]) - len(parts[i]))
+            got = list(parts[i]) + [""] * (len(parts_of[i]) - len(parts[i]))
             tds += [
                 f'<td class="c{i} {name}">{escape(part)}</td>'
-                for name, part in zip(PARTS[i], got, strict=True)
+                for name, part in zip(parts_of[i], got, strict=True)
             ]
         moving = " moving" if line.is_moving else ""
         body.append(f'<tr class="position-{line.position}{moving}">{"".join(tds)}</tr>')

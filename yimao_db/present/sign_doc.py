@@ -21,6 +21,7 @@ _BLOCK = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END), re.S)
 FAMILIES_BEGIN, FAMILIES_END = "<!-- families:begin -->", "<!-- families:end -->"
 _FAMILIES = re.compile(re.escape(FAMILIES_BEGIN) + r".*?" + re.escape(FAMILIES_END), re.S)
 TITLES = {
+    "use": "The 用神 and its chain (§6, docs/use.md)",
     "world": "World and response (世應章, §8)",
     "bodies": "The two bodies (身法章, §9)",
     "between": "The lines between (間爻章, §10)",

@@ -14,7 +14,13 @@ from yimao_db.present.table import width
 
 WIDTH = 100  # wrap past this many terminal cells when the terminal's width is not known
 NARROWEST = 40  # never wrap narrower than this
-TITLES = {"world": "world", "bodies": "bodies", "between": "between", "lines": "lines"}
+TITLES = {
+    "use": "use",
+    "world": "world",
+    "bodies": "bodies",
+    "between": "between",
+    "lines": "lines",
+}
 LEAD = 11  # "  bodies   ": the group's title column
 
 

@@ -33,7 +33,17 @@ from functools import cache
 from typing import Any
 
 from yimao_db.kb.facts import facts
-from yimao_db.kb.rules import bodies, dusk, lines, matters, shensha, spirits, stages, transforms
+from yimao_db.kb.rules import (
+    bodies,
+    dusk,
+    lines,
+    matters,
+    shensha,
+    spirits,
+    stages,
+    transforms,
+    use,
+)
 from yimao_db.kb.rules.day_month import CONTROLS_ME, GENERATES_ME, SAME
 from yimao_db.kb.rules.elements import relation
 from yimao_db.kb.rules.relations import clash, harmony, punishments, triads
@@ -73,7 +83,7 @@ POLARITIES = SIGN_POLARITIES
 BOOK, STANDARD, DECISION = "book", "standard", "decision"
 
 GROUPS = SIGN_GROUPS  # where the chart lists a sign
-WORLD_GROUP, BODIES, BETWEEN, LINES = GROUPS
+USE_GROUP, WORLD_GROUP, BODIES, BETWEEN, LINES = GROUPS
 SUBJECTS = SIGN_SUBJECTS  # what a sign speaks of
 
 # the places a line holds in its hexagram (table line_place)
@@ -111,6 +121,13 @@ class Weight:
 
 WEIGHTS = (
     Weight(
+        6,
+        "用神",
+        "the line the question is about, with its 原神 忌神 仇神: read before all else",
+        "6.7",
+        DECISION,
+    ),
+    Weight(
         5,
         "世應",
         "the world line, first (§9.6, book); with it, by decision, the response and the world "
@@ -139,6 +156,7 @@ WEIGHTS = (
 )
 SUBJECT_GROUP = SIGN_SUBJECT_GROUP  # where a chart lists the signs about each subject
 SUBJECT_WEIGHT = {
+    "用神": 6,
     "世": 5,
     "應": 5,
     "世應": 5,
@@ -227,6 +245,15 @@ SCATTER_REASON = (
 def _harms(k: Any) -> bool:
     """The 世身's conditions harm only while the world line is weak (§9.4 commentary)."""
     return not bodies.harmless(k.world_strength)
+
+
+USE, SOURCE_ROLE, TABOO = use.USE, use.SOURCE, use.TABOO
+HIDDEN_SOURCE = use.HIDDEN
+
+
+def _use_strong(k: Any) -> bool:
+    """用神旺: 旺 or 相 in the month, or the day generates or helps it (standard)."""
+    return k.strength in STRONG or bool(k.day_generates or k.day_helps)
 
 
 def _nature(spirit: str) -> str:
@@ -574,6 +601,67 @@ SIGNS: tuple[Sign, ...] = (
          "month six months on)",
          "the star fades: inauspicious", "旦中為凶",
          lambda k: dusk.dawn_mansion(k.month_branch) == k.mansion),
+    # --- the 用神 and its chain (docs/use.md): only for a reading that names its subject
+    Sign("用神被克", "use_state_sign", "用神", INAUSPICIOUS, "6.6", DECISION,
+         "the day or the month controls the 用神 (decision: §6.6's commentary reads a "
+         "controlled 用神 as bad; the day and month are taken as the controllers)",
+         "what is asked about is held down: unfavourable", "所問受制",
+         lambda k: k.role == USE and bool(k.day_controls or k.month_controls)),
+    Sign("忌神被克", "use_state_sign", "用神", AUSPICIOUS, "6.6", DECISION,
+         "the day or the month controls the 忌神 (decision: §6.6's commentary reads a "
+         "controlled 忌神 as good)",
+         "what harms the matter is held down: favourable", "害者受制",
+         lambda k: k.role == TABOO and bool(k.day_controls or k.month_controls)),
+    Sign("原神動生用", "use_state_sign", "用神", AUSPICIOUS, "6.5", STANDARD,
+         "the 原神 is a visible line that moves (a moving relative generates, §6.5)",
+         "the source of the matter stirs and feeds it", "源動生扶",
+         lambda k: k.role == SOURCE_ROLE and k.source != HIDDEN_SOURCE and bool(k.is_moving)),
+    Sign("忌神動克用", "use_state_sign", "用神", INAUSPICIOUS, "6.6", STANDARD,
+         "the 忌神 is a visible line that moves (a moving relative controls, §6.6)",
+         "what harms the matter stirs against it", "忌動來傷",
+         lambda k: k.role == TABOO and k.source != HIDDEN_SOURCE and bool(k.is_moving)),
+    Sign("用神空", "use_state_sign", "用神", INAUSPICIOUS, None, STANDARD,
+         "the 用神 is void 旬空 on the day",
+         "what is asked about is empty for now", "所問落空",
+         lambda k: k.role == USE and bool(k.is_void)),
+    Sign("用神破", "use_state_sign", "用神", INAUSPICIOUS, None, STANDARD,
+         "the month breaks the 用神 月破",
+         "what is asked about is broken by the month", "所問遭破",
+         lambda k: k.role == USE and bool(k.is_month_break)),
+    Sign("用神伏藏", "use_state_sign", "用神", NEUTRAL, None, STANDARD,
+         "no line shows the 用神's relative: it hides 伏神 under its 飛神",
+         "what is asked about is hidden, not yet in view", "所問伏藏",
+         lambda k: k.role == USE and k.source == HIDDEN_SOURCE),
+    Sign("用神旺", "use_strength_sign", "用神", AUSPICIOUS, None, STANDARD,
+         "the 用神 is 旺 or 相 in the month, or the day generates or helps it",
+         "what is asked about has strength", "所問有力",
+         lambda k: k.role == USE and _use_strong(k)),
+    Sign("用神衰", "use_strength_sign", "用神", INAUSPICIOUS, None, STANDARD,
+         "the 用神 is 休 囚 or 死 in the month and the day neither generates nor helps it",
+         "what is asked about lacks strength", "所問無力",
+         lambda k: k.role == USE and not _use_strong(k)),
+    Sign("用神化回頭克", "use_change_sign", "用神", INAUSPICIOUS, None, STANDARD,
+         "the 用神 moves and its changed line controls it 回頭克",
+         "what is asked about turns against itself", "變而自傷",
+         lambda k: k.role == USE and transforms.returns_controlling(k.branch, k.changed_branch)),
+    Sign("用神化回頭生", "use_change_sign", "用神", AUSPICIOUS, None, STANDARD,
+         "the 用神 moves and its changed line generates it 回頭生",
+         "what is asked about is fed by its own change", "變而得生",
+         lambda k: k.role == USE and transforms.returns_generating(k.branch, k.changed_branch)),
+    Sign("用神化進神", "use_change_sign", "用神", AUSPICIOUS, "8.14", STANDARD,
+         "the 用神 moves forward within its element 化進神 (§8.14 reads it of the world line; "
+         "standard of the 用神)",
+         "what is asked about grows", "漸長",
+         lambda k: k.role == USE and transforms.advances(k.branch, k.changed_branch)),
+    Sign("用神化退神", "use_change_sign", "用神", INAUSPICIOUS, "8.14", STANDARD,
+         "the 用神 moves backward within its element 化退神 (§8.14 reads it of the world "
+         "line; standard of the 用神)",
+         "what is asked about shrinks", "漸消",
+         lambda k: k.role == USE and transforms.retreats(k.branch, k.changed_branch)),
+    Sign("伏神得出", "use_fly_sign", "用神", AUSPICIOUS, None, STANDARD,
+         "the 用神 hides, and its 飛神 moves or the day clashes it: the 伏神 comes out",
+         "what is hidden can come out", "伏者得出",
+         lambda k: k.role == USE and bool(k.fly_is_moving or k.fly_is_day_clash)),
 )  # fmt: skip
 
 
@@ -773,6 +861,9 @@ HEXAGRAM = Domain(INT, references="hexagram.king_wen", lookup=lambda: range(1, 6
 MATTER = Domain(TEXT, 2, references="matter.name", lookup=lambda: matters.matters())
 BODY = Domain(TEXT, 2, listed=BODY_PLACES)
 ATTITUDE = Domain(TEXT, 8, listed=ATTITUDES)
+ROLE = Domain(TEXT, 2, listed=use.ROLES)
+USE_SOURCE = Domain(TEXT, 8, listed=use.SOURCES)
+ROLE_DOC = "The role: 用神 原神 忌神 or 仇神 (docs/use.md)"
 
 PLACE_DOC = "The line's place: 世 應 間 卦身 世身 身前 (after the 世身) or 身後 (before it)"
 VALUE_DOC = "The line's value 6..9"
@@ -1347,6 +1438,111 @@ FAMILIES: tuple[Family, ...] = (
         """,
         fires=_relief_fires,
         rows=lambda: (asdict(m) for m in relief_rules()),
+    ),
+    Family(
+        "use_state_sign",
+        "Signs of the 用神 and its chain by where each is and what the day and month do to it: "
+        "用神被克, 忌神被克, 原神動生用, 忌神動克用, 用神空, 用神破, 用神伏藏 (§6.5–6.6; "
+        "docs/use.md). Only a reading that names its subject has them.",
+        "a role of the reading's subject (v_reading_use): where it is, whether it moves, is "
+        "void, is month-broken, whether the day or the month controls it",
+        (
+            Column("role", ROLE, ROLE_DOC),
+            Column("source", USE_SOURCE, "Where it is: visible, hidden, world or response"),
+            flag("is_moving", "1 if it moves"),
+            VOID,
+            BREAK,
+            flag("day_controls", "1 if the day branch controls it 剋"),
+            flag("month_controls", "1 if the month branch controls it 剋"),
+        ),
+        "u.position",
+        """
+        JOIN v_reading_use u ON u.reading_id = r.id
+        JOIN use_state_sign us ON us.role = u.role AND us.source = u.source
+          AND us.is_moving = u.is_moving AND us.is_void = u.is_void
+          AND us.is_month_break = u.is_month_break AND us.day_controls = u.day_controls
+          AND us.month_controls = u.month_controls
+        """,
+        keys=lambda r: [
+            (
+                u.position,
+                (
+                    u.role,
+                    u.source,
+                    u.is_moving,
+                    u.is_void,
+                    u.is_month_break,
+                    u.day_controls,
+                    u.month_controls,
+                ),
+            )
+            for u in r.use
+        ],
+    ),
+    Family(
+        "use_strength_sign",
+        "Signs of the 用神's strength: 用神旺 and 用神衰 (standard; docs/use.md).",
+        "a role's strength in the month and whether the day generates or helps it",
+        (
+            Column("role", ROLE, ROLE_DOC),
+            Column("strength", STRENGTH, STRENGTH_DOC),
+            flag("day_generates", "1 if the day branch generates it 生"),
+            flag("day_helps", "1 if the day branch helps it 扶"),
+        ),
+        "u.position",
+        """
+        JOIN v_reading_use u ON u.reading_id = r.id
+        JOIN use_strength_sign uw ON uw.role = u.role AND uw.strength = u.strength
+          AND uw.day_generates = u.day_generates AND uw.day_helps = u.day_helps
+        """,
+        keys=lambda r: [
+            (u.position, (u.role, u.strength, u.day_generates, u.day_helps)) for u in r.use
+        ],
+    ),
+    Family(
+        "use_change_sign",
+        "Signs of a moving 用神's change: 化回頭克 化回頭生 化進神 化退神 (standard; §8.14 for the "
+        "world line).",
+        "a moving role's branch and its changed line's branch",
+        (
+            Column("role", ROLE, ROLE_DOC),
+            Column("branch", BRANCH, "Its branch"),
+            Column("changed_branch", BRANCH, "The changed line's branch"),
+        ),
+        "u.position",
+        """
+        JOIN v_reading_use u ON u.reading_id = r.id
+        JOIN ganzhi ucg ON ucg.name = u.changed_ganzhi
+        JOIN use_change_sign uc ON uc.role = u.role AND uc.branch = u.branch
+          AND uc.changed_branch = ucg.branch
+        """,
+        keys=lambda r: [
+            (u.position, (u.role, u.branch, u.changed_branch))
+            for u in r.use
+            if u.changed_branch is not None
+        ],
+    ),
+    Family(
+        "use_fly_sign",
+        "The sign of a hidden 用神 whose 飛神 moves or is clashed by the day: 伏神得出 "
+        "(standard; docs/use.md).",
+        "a hidden role's 飛神: whether it moves, whether the day clashes it",
+        (
+            Column("role", ROLE, ROLE_DOC),
+            flag("fly_is_moving", "1 if its 飛神 moves"),
+            flag("fly_is_day_clash", "1 if the day clashes its 飛神"),
+        ),
+        "u.position",
+        """
+        JOIN v_reading_use u ON u.reading_id = r.id
+        JOIN use_fly_sign uf ON uf.role = u.role AND uf.fly_is_moving = u.fly_is_moving
+          AND uf.fly_is_day_clash = u.fly_is_day_clash
+        """,
+        keys=lambda r: [
+            (u.position, (u.role, u.fly_is_moving, u.fly_is_day_clash))
+            for u in r.use
+            if u.fly_is_moving is not None
+        ],
     ),
 )
 

@@ -39,7 +39,7 @@ V_READING_SIGN = View(
             "weight",
             "How much it weighs, higher more: 5 世應, 4 卦身, 3 世身, 2 lines and day "
             "spirits, 1 stars and mansions (§9.6)",
-            "1..5",
+            "1..6",
         ),
         col("passage", "The passage it rests on §chapter.passage", "FK source_passage.id or NULL"),
         col("basis", "book, standard or decision (docs/signs.md)", "book/standard/decision"),
