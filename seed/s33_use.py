@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import asdict
 from typing import Any
 
 from yimao_db.kb.facts import facts
@@ -65,12 +66,7 @@ def rows(done: Mapping[str, list[dict[str, Any]]]) -> Rows:
         ],
         "use_candidate_rank": [
             {
-                "is_moving": k.is_moving,
-                "is_world": k.is_world,
-                "is_response": k.is_response,
-                "strength": k.strength,
-                "is_void": k.is_void,
-                "is_month_break": k.is_month_break,
+                **asdict(k),
                 "rank": use.candidate_rank(k),
                 **cite(None, use.DECISION),
             }

@@ -207,12 +207,7 @@ def set_nullable(op: Operations, table: str, column: str, type_sql: str, *, null
         if body.count(new) == 1:
             return  # already so
         raise ValueError(f"{table}.{column} {type_sql} is not in the table's SQL: {body[:200]}")
-    legacy = conn.exec_driver_sql("PRAGMA legacy_alter_table").scalar()
-    conn.exec_driver_sql("PRAGMA legacy_alter_table = ON")
-    try:
-        _rebuild(conn, table, body.replace(old, new))
-    finally:
-        conn.exec_driver_sql(f"PRAGMA legacy_alter_table = {'ON' if legacy else 'OFF'}")
+    edit_sqlite_table(op, table, old, new)
 
 
 def edit_sqlite_table(op: Operations, table: str, old: str, new: str) -> None:

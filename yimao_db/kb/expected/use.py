@@ -9,6 +9,7 @@ candidates of each role with their keys, the choice and the reasons.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import asdict
 from typing import Any
 
 from yimao_db.kb.facts import facts
@@ -101,12 +102,7 @@ def expected_use(
                     "relative": rel,
                     "source": source,
                     "position": position,
-                    "is_moving": k.is_moving,
-                    "is_world": k.is_world,
-                    "is_response": k.is_response,
-                    "strength": k.strength,
-                    "is_void": k.is_void,
-                    "is_month_break": k.is_month_break,
+                    **asdict(k),
                     "key_rank": use.candidate_rank(k),
                     "rank": rank,
                     "candidate_count": len(found),
