@@ -148,8 +148,8 @@ WEIGHTS = (
     Weight(
         1,
         "星宿",
-        "the five stars and the mansions (經星), which come after the world's own omens "
-        "(五星經星，又其次爾)",
+        "the five stars and the mansions (經星), which the §8.13 commentary ranks after the "
+        "world's own omens",
         "8.13",
         BOOK,
     ),
