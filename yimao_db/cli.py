@@ -41,7 +41,6 @@ MODULE_OF = {
     "readings": "readings",
     "import": "readings",
     "note": "journal",
-    "about": "journal",
     "outcome": "journal",
     "tag": "journal",
     "untag": "journal",
