@@ -45,7 +45,7 @@ MIB = 2**20
 STREAM_RSS = 120 * MIB
 BIG_ROWS_RSS = 160 * MIB  # rows of 4 MB: a few of them in flight, copied on the way
 ATTACK_RSS = 400 * MIB
-# What the process may grow by past yimao sql's limit before it sees it (it looks every 50 ms):
+# What the process may grow by past yimao sql's limit before it sees it (it looks every 10 ms):
 # a few rows of 15 MB.
 REACTION = 96 * MIB
 ENDLESS = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT {}"
@@ -373,6 +373,7 @@ def test_a_runner_that_ends_at_its_deadline_is_a_timeout() -> None:
         def __init__(self) -> None:
             self.deadline = time.monotonic() + stream._POLL / 2
             self.items: queue.Queue[tuple[str, object]] = queue.Queue()
+            self.too_big = False
 
         def is_alive(self) -> bool:
             return False

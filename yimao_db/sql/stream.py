@@ -48,6 +48,7 @@ from yimao_db.sql.session import (
 GRACE = 0.5  # seconds a query has to stop once interrupted
 MEMORY_LIMIT = 256 * 2**20  # bytes the process may grow by while a query runs
 _POLL = 0.05  # seconds between looks at the clock while waiting for rows
+_MEMORY_POLL = 0.01  # seconds between looks at the process's memory while a query runs
 _QUEUED_BATCHES = 4
 MAX_BATCH = 1000  # rows fetched at a time at most
 BATCH_BYTES = 4 * 2**20  # the characters a batch aims at: big rows come fewer at a time
@@ -217,8 +218,16 @@ class _Runner(threading.Thread):
         self.items: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=_QUEUED_BATCHES)
         self.stopping = threading.Event()
         self.session: Session | None = None
+        self.baseline = _resident_bytes()
+        self.too_big = False  # the runner saw the process outgrow MEMORY_LIMIT
+
+    def grown(self) -> int:
+        """Bytes the process has grown by since the query was started (0 if unknown)."""
+        now = _resident_bytes()
+        return 0 if now is None or self.baseline is None else now - self.baseline
 
     def run(self) -> None:
+        threading.Thread(target=self._watch_memory, name="yimao-sql-memory", daemon=True).start()
         try:
             with open_session(self.url, self.deadline) as session:
                 self.session = session
@@ -247,6 +256,19 @@ class _Runner(threading.Thread):
                 self._put(("error", _translate(exc, self.session)))
             except _Stopped:
                 pass
+
+    def _watch_memory(self) -> None:
+        """Its own thread: the memory is looked at every _MEMORY_POLL seconds while the
+        query runs, whatever the reader is doing (writing a huge row) and however many rows
+        one fetch brings (small rows, then rows of megabytes: the batch size is the small
+        rows'). Past MEMORY_LIMIT the query is interrupted and the runner marked."""
+        while self.is_alive() and not self.stopping.is_set():
+            if self.grown() > MEMORY_LIMIT:
+                self.too_big = True
+                self.stopping.set()
+                self.interrupt(hard=True)
+                return
+            time.sleep(_MEMORY_POLL)
 
     def _put(self, item: tuple[str, Any]) -> None:
         while not self.stopping.is_set():
@@ -283,7 +305,6 @@ class _Reader:
 
     def __init__(self, runner: _Runner, timeout: float | None) -> None:
         self.runner, self.timeout = runner, timeout
-        self.baseline = _resident_bytes()
         self.stopped: YimaoError | None = None  # why the caller stopped the query
         self.stopped_at = 0.0
 
@@ -296,6 +317,8 @@ class _Reader:
                 if not self.runner.is_alive() and self.runner.items.empty():
                     if self.stopped is not None:
                         raise self.stopped from None
+                    if self.runner.too_big:
+                        raise QueryTooBig() from None
                     deadline = self.runner.deadline
                     if deadline is not None and time.monotonic() >= deadline:
                         # the runner saw the deadline pass (its error is not queued after it)
@@ -303,9 +326,13 @@ class _Reader:
                     raise DatabaseError("yimao sql: the query ended without an answer") from None
                 continue
             if kind == "error":
+                if self.runner.too_big:  # the runner's error is the interruption
+                    raise QueryTooBig()
                 if isinstance(value, QueryTimedOut):  # the server's statement_timeout
                     raise QueryTimedOut(self.timeout or 0)
                 raise self.stopped or value
+            if self.stopped is not None:
+                continue  # rows queued before the stop are dropped, not handed out
             return kind, value
 
     def _watch(self) -> None:
@@ -315,16 +342,11 @@ class _Reader:
             if deadline is not None and now >= deadline:
                 self.stopped, self.stopped_at = QueryTimedOut(self.timeout or 0), now
                 self.runner.interrupt()
-            elif self._grown() > MEMORY_LIMIT:
+            elif self.runner.too_big:  # the runner has interrupted the query itself
                 self.stopped, self.stopped_at = QueryTooBig(), now
-                self.runner.interrupt(hard=True)
         elif now > self.stopped_at + GRACE or not self.runner.is_alive():
             self.runner.interrupt(hard=True)
             raise self.stopped
-
-    def _grown(self) -> int:
-        now = _resident_bytes()
-        return 0 if now is None or self.baseline is None else now - self.baseline
 
     def rows(self, first: list[tuple[Any, ...]]) -> Iterator[tuple[Any, ...]]:
         batch = first
