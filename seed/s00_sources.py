@@ -1,7 +1,8 @@
 """Seed: the book's numbered passages (no text), cited by every rule and symbol row.
 
 Each passage is ``encoded`` unless ``seed/data/theory.tsv`` lists it as ``theory`` with a
-note; ``seed/s97_citations.py`` checks that the encoded ones are cited and the theory ones
+note, or ``seed/data/partial.tsv`` as ``partial`` with a note naming what of it is not
+applied; ``seed/s97_citations.py`` checks that the encoded ones are cited and the theory ones
 are not.
 """
 
@@ -15,6 +16,7 @@ from yimao_db.kb.facts import read_tsv
 
 def rows(done: Mapping[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
     theory = {r["passage"]: r["note"] for r in read_tsv("theory")}
+    partial = {r["passage"]: r["note"] for r in read_tsv("partial")}
     return {
         "source_passage": [
             {
@@ -24,8 +26,12 @@ def rows(done: Mapping[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, A
                 "passage_no": int(r["passage_no"]),
                 "line_no": int(r["line_no"]),
                 "commentary_line_no": int(r["commentary_line_no"]),
-                "coverage": "theory" if passage in theory else "encoded",
-                "note": theory.get(passage),
+                "coverage": "theory"
+                if passage in theory
+                else "partial"
+                if passage in partial
+                else "encoded",
+                "note": theory.get(passage) or partial.get(passage),
             }
             for r in read_tsv("passages")
             for passage in [f"{r['chapter_no']}.{r['passage_no']}"]

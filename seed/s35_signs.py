@@ -16,7 +16,7 @@ from itertools import product
 from typing import Any
 
 from yimao_db.kb.facts import facts
-from yimao_db.kb.rules import day_month, hidden_stems, lines, najia, shensha, signs
+from yimao_db.kb.rules import bodies, day_month, hidden_stems, lines, najia, shensha, signs
 from yimao_db.kb.rules.ganzhi import sixty
 from yimao_db.kb.rules.hexagrams import gua_shen_positions, hexagrams
 from yimao_db.kb.vocab import AFTER_WINTER
@@ -71,6 +71,7 @@ def sign_rows() -> Rows:
                 "condition": s.condition,
                 "meaning": s.meaning,
                 "meaning_zh": s.meaning_zh,
+                "cancels": s.cancels,
                 **cite(s.passage, s.basis),
             }
             for i, s in enumerate(signs.SIGNS, 1)
@@ -104,6 +105,17 @@ def place_rows() -> Rows:
             )
     return {
         "line_place": out,
+        "line_places": [
+            {
+                "king_wen": h.king_wen,
+                "position": p,
+                "places": ",".join(found),
+                **cite("10.5", DECISION if {bodies.COMING, bodies.PAST} & set(found) else BOOK),
+            }
+            for h in sorted(hexagrams().values(), key=lambda h: h.king_wen)
+            for p in range(1, 7)
+            for found in [bodies.places(p, h.shi_shen_line, h.world, h.response)]
+        ],
         "mask_line": [
             {
                 "mask": mask,

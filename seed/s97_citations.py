@@ -23,8 +23,10 @@ def coverage_problems(passages: list[dict[str, Any]], citations: list[dict[str, 
     cited = {c["passage"] for c in citations}
     failed = []
     for p in passages:
-        if p["coverage"] == "encoded" and p["id"] not in cited:
-            failed.append(f"§{p['id']} is marked encoded but no row cites it")
+        if p["coverage"] in ("encoded", "partial") and p["id"] not in cited:
+            failed.append(f"§{p['id']} is marked {p['coverage']} but no row cites it")
+        if p["coverage"] == "partial" and not p["note"]:
+            failed.append(f"§{p['id']} is partial without a note of what is not applied")
         if p["coverage"] == "theory" and p["id"] in cited:
             failed.append(f"§{p['id']} is marked theory but rows cite it")
         if p["coverage"] == "theory" and not p["note"]:

@@ -1,5 +1,5 @@
 """The practitioner's chart: the text layout (columns 六神 伏神 本卦 變卦 aligned by display
-width), --format markdown/html/json, and the JSON contract yimao.chart/1 checked against
+width), --format markdown/html/json, and the JSON contract yimao.chart/2 checked against
 docs/chart.schema.json."""
 
 from __future__ import annotations
@@ -76,9 +76,9 @@ def test_a_narrow_terminal_puts_the_changed_hexagram_under(fresh_db: str) -> Non
     rid = cast_into(fresh_db, "姤:1,4", at="2026-11-30T09:15")
     c = chart(rid, db=fresh_db)
     wide = render_chart(c)
-    assert max(width(line) for line in wide.splitlines()[6:13]) > 50
-    narrow = render_chart(c, cells_wide=50)
-    assert max(width(line) for line in narrow.splitlines()[6:20]) <= 50
+    assert max(width(line) for line in wide.splitlines()[6:13]) > 60
+    narrow = render_chart(c, cells_wide=60)
+    assert max(width(line) for line in narrow.splitlines()[6:20]) <= 60
     assert narrow.count("━") == wide.count("━")
     assert "\x1b[" not in wide and "\x1b[31m" in render_chart(c, coloured=True)
 
@@ -159,9 +159,9 @@ def test_a_moving_lines_change_carries_its_own_void_break_and_clash(
     code, out, _ = run(capsys, "reading", str(rid), "--db", fresh_db)
     assert code == 0 and "戊午日" in out and "旬空 子丑 · 月建 子" in out
     line1 = next(row for row in out.splitlines() if "辛丑土" in row)
-    assert line1.endswith(f"{YANG} 子孫 甲子水 空衝 化空")
+    assert line1.endswith(f"{YANG} 子孫 甲子水 空衝 化空,化合")  # 丑 into 子: 六合
     line4 = next(row for row in out.splitlines() if "壬午火" in row)
-    assert line4.endswith(f"{YIN} 父母 辛未土")
+    assert f"{YIN} 父母 辛未土 " in line4 and line4.endswith(" 化合")  # 午 into 未: 六合
     code, out, _ = run(capsys, "reading", str(rid), "--json", "--db", fresh_db)
     lines = {line["position"]: line for line in json.loads(out)["lines"]}
     marks = ("changed_is_void", "changed_is_month_break", "changed_is_day_clash")
@@ -169,7 +169,7 @@ def test_a_moving_lines_change_carries_its_own_void_break_and_clash(
     assert [lines[4][m] for m in marks] == [False, False, False]
     assert [lines[2][m] for m in marks] == [None, None, None]  # a still line
     page = chart_html(chart(rid, db=fresh_db))
-    assert '<td class="c3 marks">空衝</td><td class="c3 transform">化空</td>' in page
+    assert '<td class="c3 marks">空衝</td><td class="c3 transform">化空,化合</td>' in page
 
 
 def test_json_contract_fields(fresh_db: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -177,7 +177,7 @@ def test_json_contract_fields(fresh_db: str, capsys: pytest.CaptureFixture[str])
     _, out, _ = run(capsys, "reading", str(rid), "--format", "json", "--db", fresh_db)
     data = json.loads(out)
     assert run(capsys, "reading", str(rid), "--json", "--db", fresh_db)[1] == out
-    assert data["schema"] == "yimao.chart/1"
+    assert data["schema"] == "yimao.chart/2"
     assert data["moving_lines"] == [1, 4] and data["gua_shen_positions"] == [4]
     assert data["is_liuchong"] is False and data["lines"][0]["is_moving"] is True
     assert (data["primary_bits"], data["changed_bits"]) == ("011111", "111011")
@@ -252,3 +252,39 @@ def test_500_random_readings_validate_against_the_schema(
         assert isinstance(data["moving_lines"], list)
         seen.add(len(data["moving_lines"]))
     assert seen >= {0, 1, 2, 3, 6}
+
+
+def test_the_changed_column_shows_every_transform_and_the_lines_their_strength(
+    fresh_db: str,
+) -> None:
+    """乾 with lines 2 and 3 moving into 震 below on a 甲子 day in the 午 month: 甲寅 into 庚寅
+    and 甲辰 into 庚辰, each 伏吟 (a sign of the change, shown beside §8.14's 化墓 of 辰);
+    every primary line ends with its strength in the month and stage at the day."""
+    rid = cast_into(fresh_db, "乾:2,3", day="甲子", month="午")
+    out = render_chart(chart(rid, db=fresh_db))
+    line2 = next(row for row in out.splitlines() if "甲寅木" in row)
+    line3 = next(row for row in out.splitlines() if "甲辰土" in row)
+    assert line2.endswith("庚寅木  伏吟") and " 休·沐浴 " in line2  # 木 休 in 午, 沐浴 at 子
+    assert line3.endswith("庚辰土  化墓,伏吟") and " 相·帝旺 " in line3  # 土 (with 水): 帝旺 at 子
+
+
+def test_opposite_signs_on_one_line_are_explained(fresh_db: str) -> None:
+    """既濟之隨 asking about wealth on a 戊戌 day: the 世身 (line 6, 子 兄弟) holds 地財, which
+    wealth wants, and 兄弟, which it fears; line 5's between line is helped and holds 官鬼;
+    the 用神 (妻財 hidden under line 3) is strong and its 忌神 is held down, while the 忌神
+    on line 3 moves against it."""
+    from yimao_db.present.signs import opposed
+
+    rid = cast_into(fresh_db, "789678", pillars="甲辰,丙寅,戊戌,庚申", matter="wealth")
+    c = chart(rid, db=fresh_db)
+    assert opposed(c.signs) == [
+        "line 3: 忌神被克 用神旺 伏神得出 (吉) and 忌神動克用 (凶) both hold, each on its own "
+        "condition; neither cancels the other",
+        "line 5: 間生助 (吉) and 間鬼 (凶) both hold, each on its own condition; neither "
+        "cancels the other",
+        "line 6: 世身得喜 (吉) and 世身逢忌 (凶) both hold, each on its own condition; neither "
+        "cancels the other",
+    ]
+    text = render_chart(c, cells_wide=200)
+    assert "  opposed  line 3: 忌神被克 用神旺 伏神得出 (吉) and 忌神動克用 (凶) both hold" in text
+    assert "\n           line 5: 間生助 (吉) and 間鬼 (凶) both hold" in text

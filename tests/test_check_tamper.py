@@ -369,6 +369,17 @@ READING_CASES: dict[str, list[Case]] = {
             ],
         ),
     ],
+    "about": [
+        (
+            f"UPDATE reading SET about = 'bogus subject' {_R}",
+            [
+                f"foreign key: reading id={_COINS}: column about refers to a row of subject that"
+                " does not exist",
+                f"type: reading id={_COINS}: column about is 13 characters long, longer than"
+                " VARCHAR(8)",
+            ],
+        ),
+    ],
     # the keys derived from the lines 879688 (seasonal, after the summer solstice)
     "primary_kw": [
         (

@@ -39,7 +39,7 @@ from yimao_db.db import ENV_VAR, writer_engine
 from yimao_db.kb import seeding
 from yimao_db.kb.rules.keys import KEY_COLUMNS
 
-LATER_INPUTS = ("matter",)  # inputs of a reading added after revision 0003 (by 0006)
+LATER_INPUTS = ("matter", "about")  # inputs of a reading added after 0003 (0006, 0014)
 
 Tables = dict[str, list[dict[str, Any]]]
 READINGS_REVISION = "0003"

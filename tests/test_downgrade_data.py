@@ -27,7 +27,16 @@ from yimao_db.journaling import add_note, record_outcome, tag
 from yimao_db.kb.migrating import alembic_config
 
 ROOT = Path(__file__).resolve().parents[1]
-USER_TABLES = ("reading", "reading_line", "reading_note", "reading_outcome", "reading_tag")
+USER_TABLES = (
+    "reading",
+    "reading_line",
+    "reading_note",
+    "reading_outcome",
+    "reading_tag",
+    "reading_about_change",
+)
+# the matter (wealth) of the first reading implies its subject (財, docs/use.md)
+ABOUT_LOSS = "the subject (reading.about) of 1 reading (revision 0014)"
 JOURNAL_LOSS = "1 note, 1 outcome, 2 tags on readings (revision 0007)"
 MATTER_LOSS = "the matter (reading.matter) of 1 reading (revision 0006)"
 READINGS_LOSS = "3 readings, lines included (revision 0003)"
@@ -96,11 +105,12 @@ DOWN_TO_0006 = f"-{int(head_revision()) - 6}"
 @pytest.mark.parametrize(
     ("revision", "says"),
     [
-        ("0006", JOURNAL_LOSS),
-        (steps_down_to("0006"), JOURNAL_LOSS),
-        ("0005", f"{JOURNAL_LOSS} and {MATTER_LOSS}"),
-        ("0002", f"{JOURNAL_LOSS}, {MATTER_LOSS} and {READINGS_LOSS}"),
-        ("base", f"{JOURNAL_LOSS}, {MATTER_LOSS} and {READINGS_LOSS}"),
+        ("0012", ABOUT_LOSS),
+        ("0006", f"{ABOUT_LOSS} and {JOURNAL_LOSS}"),
+        (steps_down_to("0006"), f"{ABOUT_LOSS} and {JOURNAL_LOSS}"),
+        ("0005", f"{ABOUT_LOSS}, {JOURNAL_LOSS} and {MATTER_LOSS}"),
+        ("0002", f"{ABOUT_LOSS}, {JOURNAL_LOSS}, {MATTER_LOSS} and {READINGS_LOSS}"),
+        ("base", f"{ABOUT_LOSS}, {JOURNAL_LOSS}, {MATTER_LOSS} and {READINGS_LOSS}"),
     ],
 )
 def test_a_downgrade_that_deletes_user_data_refuses(
@@ -139,7 +149,8 @@ def test_the_command_line_refuses_then_forced_deletes(journal_db: str) -> None:
     done = alembic_cli("-x", f"db={journal_db}", "downgrade", "0005")
     assert done.returncode != 0
     assert (done.stdout + done.stderr).splitlines() == [  # alembic prints it on stdout
-        f"FAILED: this downgrade would delete user data: {JOURNAL_LOSS} and {MATTER_LOSS}; "
+        f"FAILED: this downgrade would delete user data: {ABOUT_LOSS}, {JOURNAL_LOSS} and "
+        f"{MATTER_LOSS}; "
         "nothing was changed. Back the database up first (copy the file, or pg_dump) and run "
         "the downgrade again with -x force=1 to delete it."
     ]
@@ -147,7 +158,10 @@ def test_the_command_line_refuses_then_forced_deletes(journal_db: str) -> None:
 
     done = alembic_cli("-x", f"db={journal_db}", "-x", "force=1", "downgrade", "0005")
     assert done.returncode == 0, done.stderr
-    said = f"the downgrade deleted user data (-x force=1): {JOURNAL_LOSS} and {MATTER_LOSS}"
+    said = (
+        "the downgrade deleted user data (-x force=1): "
+        f"{ABOUT_LOSS}, {JOURNAL_LOSS} and {MATTER_LOSS}"
+    )
     assert said in done.stdout.splitlines()
     after = state(journal_db)
     assert after["revision"] == "0005"
@@ -161,6 +175,22 @@ def test_the_command_line_refuses_then_forced_deletes(journal_db: str) -> None:
     assert [r[0] for r in again["rows"]["reading"]] == [r[0] for r in before["rows"]["reading"]]
     assert again["rows"]["reading_note"] == again["rows"]["reading_tag"] == []
     assert doctor.check(journal_db) == []
+
+
+def test_a_change_log_of_subjects_alone_refuses(fresh_db: str) -> None:
+    """A subject set and cleared again (yimao about) leaves no reading.about, but its dated
+    changes are user data too: 0014's downgrade refuses to drop them unless forced."""
+    from yimao_db.journaling import set_about
+
+    rid = readings.cast("789678", pillars="甲辰,丙寅,戊戌,庚申", db=fresh_db)
+    set_about(rid, "self", fresh_db)
+    set_about(rid, None, fresh_db)
+    before = state(fresh_db)
+    with pytest.raises(CommandError, match=r"2 changes of a reading's subject \(revision 0014\)"):
+        downgrade(fresh_db, "0012")
+    assert state(fresh_db) == before
+    downgrade(fresh_db, "0012", force=True)
+    assert state(fresh_db)["revision"] == "0012"
 
 
 def test_a_downgrade_that_deletes_nothing_stored_runs(fresh_db: str) -> None:

@@ -177,6 +177,11 @@ def test_a_fresh_build_exports_the_same_reference_data(
     assert set(fresh) == set(upgraded)
     differ = sorted(name for name in fresh if fresh[name] != upgraded[name])
     # the views of readings (none in the fresh database), and the README that counts rows
-    of_readings = sorted(name for name in fresh if name.startswith("v_reading"))
+    # (v_reading_use*: the readings cast here ask about no subject, empty in both)
+    of_readings = sorted(
+        name
+        for name in fresh
+        if name.startswith("v_reading") and not name.startswith("v_reading_use")
+    )
     assert "v_reading_line.csv" in of_readings
     assert differ == ["README.md", *of_readings]

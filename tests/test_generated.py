@@ -125,7 +125,7 @@ def test_the_json_sets_are_the_declared_kinds() -> None:
     assert FLAGS == {n for n, k in every.items() if k == "flag"}
     assert {"is_moving", "yang", "changed_is_void", "day_on", "is_liuhe"} <= FLAGS
     assert NUMBER_LISTS == {"moving_lines", "gua_shen_positions"}
-    assert TEXT_LISTS == {"transform", "month_spirit"}
+    assert TEXT_LISTS == {"transform", "month_spirit", "places"}
 
 
 def _objects(node: Any) -> list[dict[str, Any]]:
@@ -183,7 +183,7 @@ def test_the_schema_refuses_what_the_chart_never_has() -> None:
         for c in views()["v_reading_line"].columns
         if c.name != "reading_id"
     }
-    line |= {"value": 7, "month_spirit": [], "transform": []}
+    line |= {"value": 7, "month_spirit": [], "transform": [], "places": ["地", "右鄰"]}
     sub = {"$ref": "#/$defs/line", "$defs": chart_schema()["$defs"]}
     lines = Draft202012Validator(sub)
     assert list(lines.iter_errors(line)) == []
@@ -192,7 +192,7 @@ def test_the_schema_refuses_what_the_chart_never_has() -> None:
     ]
     assert len(list(lines.iter_errors({**line, "is_void": 0}))) == 1
     assert len(list(lines.iter_errors({**line, "transform": None}))) == 1
-    assert not validator.is_valid({"schema": "yimao.chart/1"})
+    assert not validator.is_valid({"schema": "yimao.chart/2"})
 
 
 GENERATED_BLOCK = re.compile(r"<!-- columns of \w+: generated.*?<!-- end of columns -->", re.S)

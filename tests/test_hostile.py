@@ -682,6 +682,16 @@ REVIEWED = {
         " sqlite_master (rebuild_sqlite_tables)",
     ),
     ("kb/migrating.py", "PRAGMA legacy_alter_table = {"): "ON or OFF, chosen by the code",
+    ("kb/migrating.py", "ALTER TABLE {table} DROP CONSTRAINT {name}"): (
+        "a table and a constraint name a revision freezes (replace_check)"
+    ),
+    ("kb/migrating.py", "ALTER TABLE {table} ADD CONSTRAINT {name} CHECK ({new})"): (
+        "a table, a constraint name and its expression, all frozen in a revision"
+    ),
+    ("kb/views/use.py", "SELECT {_COLUMNS.format("): (
+        "a view's SQL assembled from module constants (its three arms share their joins)"
+    ),
+    ("kb/views/use.py", "FROM ({_ARMS}"): "a view's SQL from a module constant",
     ("kb/seeding.py", "dialect.insert_sql(conn, table.name, names)"): (
         "a seeded table's name and its rows' column names (each looked up in the declared"
         " table first); every value is bound"

@@ -379,8 +379,8 @@ def test_a_missing_file_and_a_directory(
 
 # --- the columns are exactly lines, at, tz, question, matter -----------------------------------
 
-EXPECTED = "expected the columns lines, at, tz, question, matter (lines required)"
-EXPECTED_KEYS = "expected the keys lines, at, tz, question, matter (lines required)"
+EXPECTED = "expected the columns lines, at, tz, question, matter, about (lines required)"
+EXPECTED_KEYS = "expected the keys lines, at, tz, question, matter, about (lines required)"
 TWICE = "twice in an object: expected each key once"
 HEADERS = [  # a header that is nearly right, or wrong, and what the error says of it
     ("lines, at, tz", "unknown column ' at' (did you mean 'at'?)"),
@@ -794,7 +794,10 @@ def test_the_spool_spills_to_a_file_without_a_name(monkeypatch: pytest.MonkeyPat
     dbapi = sqlite3.connect(":memory:", isolation_level=None)
     spool = spool_module.Spool(dbapi)
     lines = tuple((p, 7, None) for p in range(1, 7))
-    row = (("q" * 100, "values", "789678", *["x"] * 10, "fixed", None, 1, None, 0, "冬至後"), lines)
+    row = (
+        ("q" * 100, "values", "789678", *["x"] * 10, "fixed", None, None, 1, None, 0, "冬至後"),
+        lines,
+    )
     for _ in range(3000):
         spool.add(row)
     spool.finish()

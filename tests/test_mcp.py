@@ -362,7 +362,8 @@ def test_the_prompt_lays_out_the_chart_its_signs_and_meanings(
     engine.dispose()
     for sign in chart["signs"]:
         row = next(line for line in body.splitlines() if line.startswith(f"| {sign['sign']} |"))
-        assert meanings[sign["sign"]] in row and f"§{sign['passage']}" in row
+        cite = f"§{sign['passage']}" if sign["passage"] else f"{sign['basis']}, no passage"
+        assert meanings[sign["sign"]] in row and cite in row
     assert "## 用神" not in body  # no chart names one yet
     assert "§chapter.passage" in body.split("## What to do", 1)[1]
 

@@ -264,7 +264,7 @@ def entities(capsys: pytest.CaptureFixture[str], db: str, *argv: str) -> list[di
         ("子", ["branch"], "子"),
         ("醜", ["branch"], "丑"),
         ("角", ["mansion"], "角"),
-        ("官鬼", ["relative"], "官鬼"),
+        ("官鬼", ["relative", "subject"], "官鬼"),  # a relative is a subject too (docs/use.md)
         ("长生", ["stage"], "長生"),
         ("Saturn", ["star"], "鎮星"),
     ],
@@ -329,7 +329,8 @@ def test_show_branch_and_element(capsys: pytest.CaptureFixture[str], built_db: s
 
 
 def test_show_relative(capsys: pytest.CaptureFixture[str], built_db: str) -> None:
-    (relative,) = entities(capsys, built_db, "官鬼")
+    relative, subject = entities(capsys, built_db, "官鬼")  # the relative, then the subject
+    assert (relative["kind"], subject["kind"]) == ("relative", "subject")
     groups = related(relative)
     assert "疾病" in {r["symbol"] for r in groups["relative_symbol"]}
     assert {r["passage"] for r in groups["moving_relative"]} == {"6.5", "6.6"}
@@ -374,3 +375,30 @@ def test_show_unknown_lists_what_is_accepted(
     assert err.startswith("error: unknown hexagram or name '不存在'")
     for accepted in ("King Wen", "spirit", "mansion", "pinyin", "English", "simplified"):
         assert accepted in err
+
+
+def test_show_a_sign(capsys: pytest.CaptureFixture[str], fresh_db: str) -> None:
+    """A sign by any spelling: its condition, meaning, polarity, weight, passage, basis and
+    how often it fires in the stored readings (乾 on a 甲子 day: 戌 void, 世空 on line 6)."""
+    from helpers import cast_into
+
+    cast_into(fresh_db, "777777", day="甲子", month="寅")
+    cast_into(fresh_db, "777777", day="甲戌", month="寅")
+    code, out, err = show(capsys, fresh_db, "世空")
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        f"世空 · {lookup.KIND_NAMES['sign']}",
+        "  condition: the world line is void 旬空",
+        "  meaning: what I seek I cannot get (世爻旬空，所求難得)",
+        "  polarity: 凶 · weight 5 (世應) · subject 世",
+        "  rests on: §8.14 · basis book · rule table line_sign",
+        "  fires: 1 time in 1 of the 2 stored readings",
+    ]
+    for typed in ("卦身暗衝", "卦身冲"):  # the commentary's word, simplified
+        (found,) = entities(capsys, fresh_db, typed)
+        assert (found["kind"], found["name"]) == ("sign", "卦身衝")
+    (cancels,) = entities(capsys, fresh_db, "太白無咎")
+    assert "polarity: 中, cancels 太白特現 · weight 1 (星宿) · subject star" in cancels["notes"]
+    assert cancels["related"] == []
+    code, out, err = show(capsys, fresh_db, "化合")
+    assert code == 0 and "  rests on: no passage · basis standard · rule table change_sign" in out

@@ -77,6 +77,7 @@ def conn(module_db: str) -> Iterator[Connection]:
                 hour_gz=c.hour_gz,
                 year_gz=c.year_gz,
                 matter=c.matter,
+                about=c.use[0].subject if c.use else None,  # a matter implies its subject
             )
     finally:
         engine.dispose()

@@ -614,3 +614,23 @@ def test_public_api(engine: Engine) -> None:
     reading_id = yimao_db.cast("乾之姤", day="甲子", month="寅", db=engine)
     assert yimao_db.chart(reading_id, db=engine) == chart(reading_id, db=engine)
     assert isinstance(reading_id, int)
+
+
+def test_the_places_of_the_lines(engine: Engine) -> None:
+    """§10.5: 乾's 世身 is line 5 (戌 world): 將來 on line 6, 已往 on line 4; 同人's 世身 is line 6
+    (亥 world): 將來 wraps to line 1; the fixed places by position in every reading. No sign
+    names them any more."""
+    qian = cast_chart(engine, "777777", day="甲子", month="寅")
+    assert lines_by(qian, "places") == [
+        "地,右鄰,後鄰",
+        "臣",
+        "門戶",
+        "已往,近彼,門戶,左鄰,前鄰",  # between: beside the response (3), §10.3 近彼
+        "近我,君",  # beside the world (6)
+        "將來,天",
+    ]
+    tongren = cast_chart(engine, "787777", day="甲子", month="寅")  # world 3, response 6
+    assert lines_by(tongren, "places")[0] == "將來,地,右鄰,後鄰"
+    assert lines_by(tongren, "places")[3] == "近我,門戶,左鄰,前鄰"
+    assert lines_by(tongren, "places")[4] == "已往,近彼,君"
+    assert not {s.sign for s in qian.signs + tongren.signs} & {"將來", "已往"}

@@ -65,6 +65,7 @@ def test_cast_prints_the_chart(capsys: pytest.CaptureFixture[str], fresh_db: str
         "兄弟",
         "戊子水",
         "應",
+        "旺·長生",  # 水 旺 in the 亥 month, 長生 at the 申 day
         "━━━",
         "━━━",
         "官鬼",
@@ -77,12 +78,13 @@ def test_cast_prints_the_chart(capsys: pytest.CaptureFixture[str], fresh_db: str
         "父母",
         "戊申金",
         "✕",
+        "休·臨官",
         "━━━━━━━",
         "兄弟",
         "丁亥水",
     ]
     assert rows[3].split() == [
-        *("白虎", "妻財", "戊午火", "━━━━━━━", "兄弟", "己亥水", "世", "○"),
+        *("白虎", "妻財", "戊午火", "━━━━━━━", "兄弟", "己亥水", "世", "○", "旺·長生"),
         *("━━━", "━━━", "官鬼", "庚辰土", "回頭克,化墓"),
     ]
     assert rows[5].split() == [
@@ -91,17 +93,27 @@ def test_cast_prints_the_chart(capsys: pytest.CaptureFixture[str], fresh_db: str
         "子孫",
         "己卯木",
         "空",
+        "相·絕",
         "━━━━━━━",
         "兄弟",
         "庚子水",
     ]
     signs = lines[13:]
     assert signs[0] == "Signs (line in brackets):"
-    assert signs[1] == "  world    世動 §8.14 (3) · 三刑自敝 §8.14 (3)"
-    assert signs[2] == "  bodies   卦身缺 §9.2"
-    assert signs[3] == "  between  間動 §10.2 (4) · 間生助 §10.3 (4) · 間鬼 §10.4 (5)"
-    assert signs[4].startswith("  lines    將來 §10.5 (1) · 吉神生 §7.9 (1) · 凶神化 §7.9 (2)")
-    assert signs[-1].endswith("已往 §10.5 (5) · 水制朱雀 §7.8 (6)")
+    assert signs[1:4] == [
+        "  world    世動 中 §8.14 — the start of a change on my side (3)",
+        "           三刑自敝 凶 §8.14 — strength wears itself out (3)",
+        "  bodies   卦身缺 凶 §9.2 — the matter has no master, like a mind with nothing to hold to",
+    ]
+    assert signs[4] == "  between  間動 凶 §10.2 — an obstacle between me and the other (4)"
+    assert signs[7] == "  lines    吉神生 吉 §7.9 — the auspicious spirit is fed (1)"
+    assert "           水制朱雀 吉 §7.8 — quarrelling is overcome by wisdom (6)" in signs
+    assert signs[-2:] == [  # line 4's between line is helped and moves (間生助, 間動)
+        "  opposed  line 4: 間生助 (吉) and 間動 (凶) both hold, each on its own condition; "
+        "neither cancels",
+        "             the other",
+    ]
+    assert not {"將來", "已往"} & {s.split()[0] for s in signs[1:] if s.split()}
 
 
 def test_cast_json_is_the_chart(capsys: pytest.CaptureFixture[str], fresh_db: str) -> None:
@@ -143,7 +155,7 @@ def test_cast_json_is_the_chart(capsys: pytest.CaptureFixture[str], fresh_db: st
         ("世動", 3),
         ("三刑自敝", 3),
         ("卦身缺", None),
-        ("將來", 1),  # weightier first, then by line
+        ("吉神生", 1),  # weightier first, then by line
     ]
     assert data["signs"][0] == {
         "sign": "世動",
@@ -153,6 +165,9 @@ def test_cast_json_is_the_chart(capsys: pytest.CaptureFixture[str], fresh_db: st
         "weight": 5,
         "passage": "8.14",
         "basis": "book",
+        "meaning": "the start of a change on my side",
+        "meaning_zh": "世爻發動，變更之端",
+        "cancels": None,
     }
 
 

@@ -79,6 +79,7 @@ def check(engine: Engine, values: str, c: Chart) -> None:
         half_year=c.half_year,
         year_gz=c.year_gz,
         matter=c.matter,
+        about=c.use[0].subject if c.use else None,  # a matter implies its subject
     )
     (head,) = view_rows(engine, "v_reading", c.reading_id)
     assert {k: head[k] for k in want.head} == want.head, values

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from yimao_db.kb.facts import read_tsv
-from yimao_db.kb.rules import bodies, day_month, dusk, hidden_stems, lines, shensha, signs
+from yimao_db.kb.rules import bodies, day_month, dusk, hidden_stems, lines, shensha, signs, spirits
 from yimao_db.kb.rules.hexagrams import gua_shen_positions, hexagrams
 from yimao_db.kb.vocab import SIGN_POLARITIES as POLARITIES
 from yimao_db.kb.vocab import SIGN_SUBJECTS as SUBJECTS
@@ -132,13 +132,66 @@ def test_still_line_clashed_by_the_day_stirs_when_strong() -> None:
     assert not {"暗動", "日破"} & set(line(value=9, clash=1, strength="旺"))  # it moves
 
 
-def test_dispersed_is_a_moving_line_the_day_clashes() -> None:
-    assert "世身散" in body("世身", value=6, clash=1)
-    assert "世身散" not in body("世身", value=8, clash=1)
-    assert "卦身衝亡" in body("卦身", value=9, clash=1)
-    assert "卦身暗衝" in body("卦身", value=7, clash=1) and "卦身暗衝" not in body(
-        "卦身", 9, clash=1
+def shi_shen(
+    value: int = 7, void: int = 0, brk: int = 0, clash: int = 0, world: str = "囚"
+) -> list[str]:
+    return fires(
+        "shi_shen_sign",
+        value=value,
+        is_void=void,
+        is_month_break=brk,
+        is_day_clash=clash,
+        world_strength=world,
     )
+
+
+def test_dispersed_is_a_moving_line_the_day_clashes() -> None:
+    assert "世身散" in shi_shen(value=6, clash=1)
+    assert "世身散" not in shi_shen(value=8, clash=1)
+    assert "卦身衝亡" in body("卦身", value=9, clash=1)
+    # one reading for one fact: a still 卦身 clashed is 卦身衝, a moving one 卦身衝亡
+    assert body("卦身", value=7, clash=1) == ["卦身衝"]
+    assert "卦身衝" not in body("卦身", 9, clash=1)
+    assert "卦身暗衝" not in signs.by_name()
+    reasons = {signs.by_name()[n].basis for n in ("卦身衝亡", "世身散", "凶神散")}
+    assert reasons == {"decision"}
+    for name in ("卦身衝亡", "世身散", "凶神散"):
+        assert signs.SCATTER_REASON in signs.by_name()[name].condition, name
+
+
+def test_the_world_strong_the_shi_shen_takes_no_harm() -> None:
+    """§9.4 commentary: while the world line is 旺 or 相 the 世身's five conditions do no
+    harm; 休 囚 死, they are read."""
+    spoiled = {
+        "世身空": {"void": 1},
+        "世身破": {"brk": 1},
+        "世身動": {"value": 9},
+        "世身衝": {"clash": 1},
+        "世身散": {"value": 6, "clash": 1},
+    }
+    for name, state in spoiled.items():
+        for weak in ("休", "囚", "死"):
+            assert name in shi_shen(**state, world=weak), (name, weak)
+        for strong in ("旺", "相"):
+            assert shi_shen(**state, world=strong) == [], (name, strong)
+
+
+def test_what_is_wanted_needs_a_sound_body() -> None:
+    """§9.5 先宜無病: a want row only for a still body neither void, broken nor clashed; a
+    fear row for every state."""
+    rules = signs.matter_rules()
+    want = {
+        (r.value, r.is_void, r.is_month_break, r.is_day_clash)
+        for r in rules
+        if (r.matter, r.place, r.attitude) == ("財利", "世身", "want")
+    }
+    fear = {
+        (r.value, r.is_void, r.is_month_break, r.is_day_clash)
+        for r in rules
+        if (r.matter, r.place, r.attitude) == ("財利", "世身", "fear")
+    }
+    assert want == {(7, 0, 0, 0), (8, 0, 0, 0)}
+    assert len(fear) == 4 * 2 * 2 * 2
 
 
 def test_the_gua_shen_at_rest() -> None:
@@ -306,3 +359,60 @@ def test_sign_names_are_not_split_across_modules() -> None:
             continue
         text = path.read_text(encoding="utf-8")
         assert not re.search(r'"(世空|卦身缺|間動|獨發)"', text), path.name
+
+
+# --- the catalogue claims no more than the book ------------------------------------------------
+
+
+def test_the_stars_speak_by_decision_and_weigh_last() -> None:
+    """§8.7 commentary says only 必以獨發; tying the star to the world line is an inference.
+    §8.13 commentary: 五星經星，又其次爾 — the stars after the world's own omens."""
+    for name in ("獨發", "鎮星特現", "太白特現", "太陰特現", "歲星特現", "熒惑特現"):
+        s = signs.by_name()[name]
+        assert (s.basis, s.weight) == ("decision", 1), name
+        assert signs.SOLE_REASON in s.condition, name
+    stars = next(w for w in signs.WEIGHTS if w.weight == 1)
+    assert (stars.passage, stars.basis) == ("8.13", "book")
+    world = next(w for w in signs.WEIGHTS if w.weight == 5)
+    assert (world.passage, world.basis) == ("9.6", "decision")  # the response by decision
+
+
+def test_the_void_inauspicious_spirit_is_book_only_for_the_white_tiger() -> None:
+    s = signs.by_name()["凶神空"]
+    assert s.basis == "decision" and signs.NATURE_REASON in s.condition
+    assert [n for n, nature in spirits.natures().items() if nature == "凶"] == [
+        "朱雀",
+        "騰蛇",
+        "白虎",
+        "玄武",
+    ]
+
+
+def test_what_cancels_is_neither_good_nor_bad() -> None:
+    """§7.8 commentary 吉而不吉, 凶而不凶; §8.8–8.9 無咎, 無患: a harm or a good cancelled."""
+    cancels = {s.name: (s.polarity, s.cancels) for s in signs.SIGNS if s.cancels}
+    assert cancels == {
+        "龍避金爻": ("中", "青龍之吉"),
+        "虎伏火爻": ("中", "白虎之凶"),
+        "熒惑受制": ("中", "熒惑特現"),
+        "太白無咎": ("中", "太白特現"),
+    }
+
+
+def test_standard_signs_cite_no_passage() -> None:
+    for name in ("化合", "暗動", "日破", "伏吟", "反吟"):
+        s = signs.by_name()[name]
+        assert (s.passage, s.basis) == (None, "standard"), name
+
+
+def test_places_are_not_signs() -> None:
+    assert not {"將來", "已往", "左鄰", "右鄰", "君", "臣", "天", "地", "門戶"} & set(
+        signs.by_name()
+    )
+    qian = (5, 6, 3)  # 乾: 世身 5, world 6, response 3
+    assert bodies.places(1, *qian) == ("地", "右鄰", "後鄰")
+    assert bodies.places(6, *qian) == ("將來", "天")
+    assert bodies.places(4, *qian) == ("已往", "近彼", "門戶", "左鄰", "前鄰")
+    assert bodies.places(5, *qian) == ("近我", "君")
+    assert bodies.places(1, 6, 3, 6) == ("將來", "地", "右鄰", "後鄰")
+    assert bodies.places(6, 1, 1, 4) == ("已往", "天")

@@ -119,8 +119,9 @@ TOO_BIG = "string or blob too big (yimao serve allows up to 64 KiB in one value"
         (
             "SELECT x FROM (SELECT y+y+y+y AS x FROM (SELECT y+y+y+y AS y FROM "
             "(SELECT y+y+y+y AS y FROM (SELECT y+y+y+y AS y FROM (SELECT y+y+y+y AS y FROM "
-            "(SELECT y+y+y+y AS y FROM (SELECT instr('abc', 'c') AS y)))))))",
-            "or its program more than 10,000 steps",
+            "(SELECT y+y+y+y AS y FROM (SELECT y+y+y+y AS y FROM "
+            "(SELECT instr('abc', 'c') AS y))))))))",
+            "or its program more than 20,000 steps",
         ),
     ],
     ids=[

@@ -256,4 +256,5 @@ def test_docs_signs_md_lists_every_sign_as_the_rules_give_it() -> None:
     text_ = (ROOT / "docs" / "signs.md").read_text(encoding="utf-8")
     assert text_ == with_catalogue(text_), "run `python -m yimao_db.present.generate`"
     for s in SIGNS:
-        assert f"\n| {s.name} | {s.subject} | {s.polarity} | {s.weight} |" in text_, s.name
+        polarity = f"{s.polarity}, cancels {s.cancels}" if s.cancels else s.polarity
+        assert f"\n| {s.name} | {s.subject} | {polarity} | {s.weight} |" in text_, s.name

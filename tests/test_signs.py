@@ -87,6 +87,10 @@ EXAMPLES: list[tuple[str, str, dict[str, str], list[int | None]]] = [
     ("卦身動", "778888", {"day": "甲子", "month": "寅"}, []),
     ("卦身衝", "778888", {"day": "乙未", "month": "寅"}, [3, 4]),  # a 未 day clashes 丑
     ("卦身衝", "778888", {"day": "甲子", "month": "寅"}, []),
+    # a moving 卦身 clashed by the day is 衝亡, not 衝: one reading for one fact
+    ("卦身衝", "776888", {"day": "乙未", "month": "寅"}, [4]),
+    ("卦身衝亡", "776888", {"day": "乙未", "month": "寅"}, [3]),
+    ("卦身衝亡", "778888", {"day": "乙未", "month": "寅"}, []),
     # the 世身 (§9.4): 乾's 世身 is line 5, 申
     ("世身空", "777777", {"day": "甲戌", "month": "寅"}, [5]),  # 甲戌 voids 申酉
     ("世身空", "777777", {"day": "甲子", "month": "寅"}, []),
@@ -96,6 +100,11 @@ EXAMPLES: list[tuple[str, str, dict[str, str], list[int | None]]] = [
     ("世身動", "777779", {"day": "甲子", "month": "卯"}, []),
     ("世身衝", "777777", {"day": "甲寅", "month": "卯"}, [5]),  # a 寅 day clashes 申
     ("世身衝", "777777", {"day": "甲子", "month": "卯"}, []),
+    # no harm while the world line (戌 土) is 旺 or 相 (§9.4 commentary): 相 in a 午 month,
+    # 旺 in a 辰 month
+    ("世身空", "777777", {"day": "甲戌", "month": "午"}, []),
+    ("世身衝", "777777", {"day": "甲寅", "month": "辰"}, []),
+    ("世身動", "777797", {"day": "甲子", "month": "未"}, []),
     # the between lines (§10.2, §10.4): 乾's lines 4 (午 官鬼) and 5 (申 兄弟)
     ("間動", "777977", {"day": "甲子", "month": "寅"}, [4]),
     ("間動", "977777", {"day": "甲子", "month": "寅"}, []),
@@ -122,13 +131,6 @@ EXAMPLES: list[tuple[str, str, dict[str, str], list[int | None]]] = [
     ("重現", "777777", {"day": "甲子", "month": "寅"}, []),
     ("交隱", "686868", {"day": "甲子", "month": "寅"}, [1, 3, 5]),
     ("交隱", "888888", {"day": "甲子", "month": "寅"}, []),
-    # around the 世身 (§10.5): the line after it is the coming matter, before it the past
-    ("將來", "777777", {"day": "甲子", "month": "寅"}, [6]),  # 世身 5
-    ("已往", "777777", {"day": "甲子", "month": "寅"}, [4]),
-    ("將來", "787777", {"day": "甲子", "month": "寅"}, [1]),  # 同人: 世身 6, wraps to 1
-    ("已往", "787777", {"day": "甲子", "month": "寅"}, [5]),
-    ("將來", "878777", {"day": "甲子", "month": "寅"}, [2]),  # 訟: 世身 1
-    ("已往", "878777", {"day": "甲子", "month": "寅"}, [6]),  # wraps to 6
 ]
 
 
@@ -146,12 +148,11 @@ def test_required_sign(
 def test_every_required_sign_has_an_example_and_a_case_where_it_does_not_fire() -> None:
     required = (
         "世空 世破 世動 世衝 世化進神 世化退神 應空 應破 世克應 應克世 世生應 應生世 卦身缺 卦身重 "
-        "卦身空 卦身破 卦身動 卦身衝 世身空 世身破 世身動 世身衝 間動 間鬼 獨發 重現 交隱 將來 已往"
+        "卦身空 卦身破 卦身動 卦身衝 卦身衝亡 世身空 世身破 世身動 世身衝 間動 間鬼 獨發 重現 交隱"
     ).split()
     for name in required:
         cases = [where for sign, _, _, where in EXAMPLES if sign == name]
-        # 將來 and 已往 fire on every reading: their negative case is every other line
-        assert (any(cases) and [] in cases) or name in ("將來", "已往"), name
+        assert any(cases) and [] in cases, name
 
 
 # --- whole readings, every sign written out ----------------------------------------------
@@ -165,8 +166,6 @@ def test_qian_on_a_jiazi_day(engine: Engine) -> None:
             ("世空", 6),  # 戌 void
             ("世身破", 5),  # the 世身 申 broken by the 寅 month
             ("卦身缺", None),  # 巳 on no line
-            ("將來", 6),  # after the 世身
-            ("已往", 4),  # before it
             ("吉神助", 1),  # 青龍 (吉) on 子 水, helped by the 子 day
             ("凶神制", 4),  # 騰蛇 (凶) on 午 火, controlled by the 子 day's 水
             ("暗動", 4),  # 午 still, clashed by the 子 day, 相 in the 寅 month
@@ -192,8 +191,6 @@ def test_jiji_changing_to_sui(engine: Engine) -> None:
             ("世動", 3),
             ("三刑自敝", 3),  # 亥 punishes itself: a changed line (4) turns into 亥 again
             ("卦身缺", None),  # 寅 on no line
-            ("將來", 1),  # 世身 6: line 6 wraps to line 1
-            ("已往", 5),
             ("吉神生", 1),  # 勾陳 on 卯 木, 相 in the 亥 month
             ("凶神化", 2),  # 騰蛇 on 丑 土, drained by the 申 day
             ("重現", 3),
@@ -219,14 +216,16 @@ def test_a_matter_adds_the_signs_of_the_bodies(engine: Engine) -> None:
     with_matter = signs_of(engine, "789678", pillars="甲辰,丙寅,戊戌,庚申", matter="wealth")
     assert [s for s in with_matter if s[0].startswith("世身")] == [("世身得喜", 6), ("世身逢忌", 6)]
     without = signs_of(engine, "789678", pillars="甲辰,丙寅,戊戌,庚申")
-    assert sorted(set(with_matter) - set(without)) == [("世身得喜", 6), ("世身逢忌", 6)]
+    # the matter implies its subject (妻財, docs/use.md): the signs of its 用神 join too
+    of_use = ("用神", "伏神", "原神", "忌神")
+    use_signs = {name for name, _ in with_matter if name.startswith(of_use)}
+    added = sorted(s for s in set(with_matter) - set(without) if s[0] not in use_signs)
+    assert added == [("世身得喜", 6), ("世身逢忌", 6)]
     assert without == sorted(
         [
             ("世動", 3),
             ("三刑自敝", 3),
             ("卦身缺", None),
-            ("將來", 1),
-            ("已往", 5),
             ("吉神助", 1),  # 勾陳 on 卯, 旺 in the 寅 month
             ("凶神制", 2),  # 騰蛇 on 丑, 死 in the 寅 month
             ("凶神制", 3),  # 白虎 on 亥 水, controlled by the 戌 day
@@ -264,3 +263,22 @@ def test_a_worry_is_relieved_by_a_void_body(engine: Engine) -> None:
         positions(signs_of(engine, "888888", day="甲子", month="寅", matter="worry"), "世身空安")
         == []
     )
+
+
+def test_what_the_matter_wants_counts_only_on_a_sound_body(engine: Engine) -> None:
+    """§9.5 先宜無病: 既濟之隨 asking about wealth on a 戊午 day in the 寅 month. The 世身
+    line 6 holds 子 兄弟, 地財 on a 戊 day (wanted) and 兄弟 (feared), as on the 戊戌 day
+    above; but the 午 day clashes 子 and its decade (甲寅) voids it: the body is not sound,
+    so only the fear is read (the world 亥 is 休 in the 寅 month: 空 and 衝 harm)."""
+    found = signs_of(engine, "789678", day="戊午", month="寅", matter="wealth")
+    assert [s for s in found if s[0].startswith("世身")] == [
+        ("世身空", 6),
+        ("世身衝", 6),
+        ("世身逢忌", 6),
+    ]
+    # the 卦身 likewise: 坤's 卦身 亥 on line 5 holds 子孫 (wanted for wealth) — sound on a
+    # 甲寅 day (子丑 void), void on a 甲子 day (戌亥 void)
+    sound = signs_of(engine, "888888", day="甲寅", month="寅", matter="wealth")
+    void = signs_of(engine, "888888", day="甲子", month="寅", matter="wealth")
+    assert positions(sound, "卦身得喜") == [5]
+    assert positions(void, "卦身得喜") == []

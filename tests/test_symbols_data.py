@@ -18,6 +18,7 @@ from helpers import seed_script
 from sqlalchemy import Table
 
 from yimao_db.kb.facts import facts, read_tsv
+from yimao_db.kb.rules.signs import SIGNS
 from yimao_db.kb.schema import metadata
 from yimao_db.paths import seed_dir
 
@@ -382,6 +383,7 @@ def test_variants_name_real_canonicals() -> None:
         "spirit": set(SPIRITS),
         "general": set(GENERALS),
         "star": set(f.stars),
+        "sign": {s.name for s in SIGNS},
     }
     rows = read_tsv("variants")
     for r in rows:

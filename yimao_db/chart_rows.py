@@ -59,6 +59,7 @@ class ChartLine:
     changed_is_void: int | None
     changed_is_month_break: int | None
     changed_is_day_clash: int | None
+    places: str
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,9 @@ class ChartSign:
     weight: int
     passage: str | None
     basis: str
+    meaning: str
+    meaning_zh: str
+    cancels: str | None
 
 
 @dataclass(frozen=True)
@@ -117,6 +121,48 @@ class ChangedLine:
 
 
 @dataclass(frozen=True)
+class ChartUse:
+    """A row of v_reading_use without reading_id."""
+
+    subject: str
+    role: str
+    role_ordinal: int
+    mark: str
+    relative: str
+    source: str
+    position: int
+    stem: str
+    branch: str
+    element: str
+    ganzhi: str
+    strength: str
+    stage: str
+    day_on: int
+    day_generates: int
+    day_helps: int
+    day_controls: int
+    day_combines: int
+    month_on: int
+    month_generates: int
+    month_helps: int
+    month_controls: int
+    month_combines: int
+    is_void: int
+    is_month_break: int
+    is_day_clash: int
+    is_moving: int
+    transform: str | None
+    changed_ganzhi: str | None
+    fly_relation: str | None
+    fly_ganzhi: str | None
+    fly_is_moving: int | None
+    fly_is_day_clash: int | None
+    month_stands_for: int
+    day_stands_for: int
+    candidate_count: int
+
+
+@dataclass(frozen=True)
 class Chart:
     """The row of v_reading, and beside it the rows of its parts:
 
@@ -124,6 +170,7 @@ class Chart:
     - hidden: v_reading_hidden
     - signs: v_reading_sign
     - changed_lines: v_reading_changed_line
+    - use: v_reading_use
     """
 
     reading_id: int
@@ -176,6 +223,7 @@ class Chart:
     hidden: tuple[HiddenLine, ...]
     signs: tuple[ChartSign, ...]
     changed_lines: tuple[ChangedLine, ...]
+    use: tuple[ChartUse, ...]
 
     def as_dict(self) -> dict[str, Any]:
         """The chart as JSON-ready data: each part a list of dicts."""
@@ -190,6 +238,7 @@ PARTS = (
     "hidden",
     "signs",
     "changed_lines",
+    "use",
 )
 # the columns each view is read by, in the order of its class's fields
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -284,6 +333,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "changed_is_void",
         "changed_is_month_break",
         "changed_is_day_clash",
+        "places",
     ),
     "v_reading_hidden": (
         "reading_id",
@@ -320,6 +370,9 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "weight",
         "passage",
         "basis",
+        "meaning",
+        "meaning_zh",
+        "cancels",
     ),
     "v_reading_changed_line": (
         "reading_id",
@@ -330,6 +383,45 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "element",
         "relative",
         "ganzhi",
+    ),
+    "v_reading_use": (
+        "reading_id",
+        "subject",
+        "role",
+        "role_ordinal",
+        "mark",
+        "relative",
+        "source",
+        "position",
+        "stem",
+        "branch",
+        "element",
+        "ganzhi",
+        "strength",
+        "stage",
+        "day_on",
+        "day_generates",
+        "day_helps",
+        "day_controls",
+        "day_combines",
+        "month_on",
+        "month_generates",
+        "month_helps",
+        "month_controls",
+        "month_combines",
+        "is_void",
+        "is_month_break",
+        "is_day_clash",
+        "is_moving",
+        "transform",
+        "changed_ganzhi",
+        "fly_relation",
+        "fly_ganzhi",
+        "fly_is_moving",
+        "fly_is_day_clash",
+        "month_stands_for",
+        "day_stands_for",
+        "candidate_count",
     ),
 }
 FLAGS = frozenset(
@@ -342,7 +434,10 @@ FLAGS = frozenset(
         "day_generates",
         "day_helps",
         "day_on",
+        "day_stands_for",
         "early_rat",
+        "fly_is_day_clash",
+        "fly_is_moving",
         "is_between",
         "is_day_clash",
         "is_dusk_mansion",
@@ -358,6 +453,7 @@ FLAGS = frozenset(
         "month_generates",
         "month_helps",
         "month_on",
+        "month_stands_for",
         "yang",
     }
 )
@@ -370,6 +466,7 @@ NUMBER_LISTS = frozenset(
 TEXT_LISTS = frozenset(
     {
         "month_spirit",
+        "places",
         "transform",
     }
 )

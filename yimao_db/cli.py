@@ -41,6 +41,7 @@ MODULE_OF = {
     "readings": "readings",
     "import": "readings",
     "note": "journal",
+    "about": "journal",
     "outcome": "journal",
     "tag": "journal",
     "untag": "journal",

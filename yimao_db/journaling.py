@@ -20,6 +20,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import date, datetime
+from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import Connection, Engine, Table, bindparam, delete, insert, text, update
@@ -248,6 +249,44 @@ def add_note(reading_id: int, note: str, db: Db = None) -> int:
             .returning(reading_note.c.id)
         ).scalar_one()
         return int(new)
+
+
+class AboutChange(NamedTuple):
+    old: str | None
+    new: str | None
+    changed_at: str
+
+
+NO_SUBJECT = ("none", "-")  # what `yimao about ID none` clears the subject with
+
+
+def set_about(reading_id: int, subject: str | None, db: Db = None) -> AboutChange:
+    """Set or change the subject a reading asks about (``None`` clears it), recorded with its
+    date in ``reading_about_change``; the one function that changes a reading's inputs after
+    the cast. Returns the change (old equal to new: nothing was written)."""
+    from yimao_db import lookup
+
+    changed_at = now_local()
+    with connect(db, write=True) as conn:
+        lock_reading(conn, reading_id)  # concurrent writers take turns (PostgreSQL)
+        require_readings(conn, [reading_id])
+        new = None if subject is None else lookup.subject(conn, subject)
+        old = conn.execute(
+            text("SELECT about FROM reading WHERE id = :id"), {"id": reading_id}
+        ).scalar_one()
+        if old != new:
+            conn.execute(
+                text("UPDATE reading SET about = :new WHERE id = :id"),
+                {"new": new, "id": reading_id},
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO reading_about_change (reading_id, changed_at, old, new) "
+                    "VALUES (:id, :at, :old, :new)"
+                ),
+                {"id": reading_id, "at": changed_at, "old": old, "new": new},
+            )
+        return AboutChange(old, new, changed_at)
 
 
 def record_outcome(

@@ -29,12 +29,14 @@ KIND_NAMES = {
     "stage": "stage 長生十二宮",
     "strength": "strength 旺相休囚死",
     "matter": "matter asked about",
+    "sign": "sign 徵",
+    "subject": "subject asked about (用神)",
 }
 
 NAME_FORMS = (
     "or the name of an element, stem, branch, trigram, palace, relative, spirit, general, "
-    "star, mansion, 納音, generation, stage, strength or matter (青龍, 青龙, 元武, 子, 角, 官鬼, "
-    "office), in traditional or simplified characters, a seed variant, pinyin (tones "
+    "star, mansion, 納音, generation, stage, strength, matter or sign (青龍, 青龙, 元武, 子, 角, "
+    "官鬼, office, 世空), in traditional or simplified characters, a seed variant, pinyin (tones "
     "optional) or English"
 )
 MATTER_FORMS = (
@@ -52,6 +54,63 @@ def matter(names: Connection | HexagramNames, typed: str) -> str:
     if found is None:
         raise UsageError(f"unknown matter {shown(typed)}: expected {MATTER_FORMS}")
     return found
+
+
+SUBJECT_FORMS = (
+    "a subject: a relative (父母 官鬼 兄弟 子孫 妻財), self 世 or other 應, or a subject such as "
+    "wealth, office, illness, exam, house (traditional or simplified characters, pinyin or "
+    "English; docs/use.md lists them)"
+)
+
+
+def _close_subjects(typed: str, aliases: dict[str, str]) -> str:
+    """Up to five subjects whose names are close to ``typed``, as ``wealth (財)``."""
+    from difflib import get_close_matches
+
+    close = get_close_matches(normalise(typed), list(aliases), n=5, cutoff=0.6)
+    return ", ".join(f"{a} ({aliases[a]})" if aliases[a] != a else a for a in close)
+
+
+def unknown_subject(typed: str, aliases: dict[str, str]) -> UsageError:
+    close = _close_subjects(typed, aliases)
+    hint = f"close names: {close}; " if close else ""
+    return UsageError(f"unknown subject {shown(typed)}: {hint}expected {SUBJECT_FORMS}")
+
+
+def subject_aliases(conn: Connection) -> dict[str, str]:
+    """Every spelling of a subject → its canonical name."""
+    rows = conn.execute(text("SELECT alias, canonical FROM name_alias WHERE kind = 'subject'"))
+    return {str(a): str(c) for a, c in rows}
+
+
+def default_subjects(conn: Connection) -> dict[str, str]:
+    """Each matter → the subject it implies (matter_subject.is_default)."""
+    rows = conn.execute(text("SELECT matter, subject FROM matter_subject WHERE is_default = 1"))
+    return {str(m): str(s) for m, s in rows}
+
+
+def subject(names: Connection | HexagramNames, typed: str) -> str:
+    """The canonical subject ``typed`` names; UsageError listing close names if none."""
+    if not isinstance(typed, str):
+        raise UsageError(f"the subject must be text, got {type(typed).__name__}")
+    if isinstance(names, HexagramNames):
+        found = names.subjects.get(normalise(typed))
+        if found is None:
+            raise unknown_subject(typed, names.subjects)
+        return found
+    found = resolve(names, "subject", typed)
+    if found is None:
+        raise unknown_subject(typed, subject_aliases(names))
+    return found
+
+
+def default_subject(names: Connection | HexagramNames, matter: str | None) -> str | None:
+    """The subject a (canonical) matter implies, or None."""
+    if matter is None:
+        return None
+    if isinstance(names, HexagramNames):
+        return names.default_subjects.get(matter)
+    return default_subjects(names).get(matter)
 
 
 def resolve(conn: Connection, kind: str, typed: str) -> str | None:
@@ -163,6 +222,8 @@ class HexagramNames:
             text("SELECT alias, canonical FROM name_alias WHERE kind = 'matter'")
         )
         self.matters = {str(alias): str(canonical) for alias, canonical in matters}
+        self.subjects = subject_aliases(conn)
+        self.default_subjects = default_subjects(conn)
         self._memo: dict[str, str] = {}
         # pinyin spellings, for the candidates of a name that is none (read now: rows are
         # resolved after this connection is closed)

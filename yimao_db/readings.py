@@ -24,6 +24,7 @@ from yimao_db.chart_rows import ChangedLine as ChangedLine
 from yimao_db.chart_rows import Chart as Chart
 from yimao_db.chart_rows import ChartLine as ChartLine
 from yimao_db.chart_rows import ChartSign as ChartSign
+from yimao_db.chart_rows import ChartUse as ChartUse
 from yimao_db.chart_rows import HiddenLine as HiddenLine
 from yimao_db.db import driver_error, reader_engine, writer_engine
 from yimao_db.errors import UsageError, shown
@@ -52,13 +53,14 @@ CHART_QUERIES = (
     " JOIN sign g ON g.name = s.sign WHERE s.reading_id = :id"
     " ORDER BY s.weight DESC, COALESCE(s.position, 0), g.ordinal",
     _chart_query("v_reading_changed_line", " ORDER BY position"),
+    _chart_query("v_reading_use", " ORDER BY role_ordinal"),
 )
 
 
 def read_chart(conn: Connection, reading_id: int) -> Chart:
-    """The chart of one reading: five queries in one snapshot, on the driver's own cursor
+    """The chart of one reading: six queries in one snapshot, on the driver's own cursor
     (a chart is read often; the columns arrive in the order of the classes' fields)."""
-    head_sql, lines_sql, hidden_sql, signs_sql, changed_sql = (
+    head_sql, lines_sql, hidden_sql, signs_sql, changed_sql, use_sql = (
         dialect.named_params(conn, q) for q in CHART_QUERIES
     )
     params = {"id": reading_id}
@@ -69,6 +71,7 @@ def read_chart(conn: Connection, reading_id: int) -> Chart:
             hidden = cursor.execute(hidden_sql, params).fetchall()
             signs = cursor.execute(signs_sql, params).fetchall()
             changed = cursor.execute(changed_sql, params).fetchall()
+            use = cursor.execute(use_sql, params).fetchall()
     except Exception as exc:  # the driver's own, raised outside SQLAlchemy
         raise driver_error(conn, exc) from exc
     if head is None:
@@ -79,6 +82,7 @@ def read_chart(conn: Connection, reading_id: int) -> Chart:
         hidden=tuple(HiddenLine(*row[1:]) for row in hidden),
         signs=tuple(ChartSign(*row[1:]) for row in signs),
         changed_lines=tuple(ChangedLine(*row[1:]) for row in changed),
+        use=tuple(ChartUse(*row[1:]) for row in use),
     )
 
 
@@ -90,6 +94,7 @@ class CastRequest(NamedTuple):
     question: str | None
     najia_variant: str
     matter: str | None = None  # canonical: 功名 財利 獄訟 憂患
+    about: str | None = None  # canonical subject (docs/use.md); the matter's default if not given
 
 
 def make_moment(
@@ -183,6 +188,7 @@ def prepare(
     question: str | None = None,
     najia: str = "fixed",
     matter: str | None = None,
+    about: str | None = None,
 ) -> CastRequest:
     """Validate a cast (names resolve through ``names``, a connection or a loaded
     :class:`~yimao_db.lookup.HexagramNames`); raises UsageError, writes nothing."""
@@ -197,6 +203,11 @@ def prepare(
         )
     question = check_question(question)
     matter_name = None if matter is None else lookup.matter(names, check_matter(matter))
+    subject = (
+        lookup.default_subject(names, matter_name)
+        if about is None
+        else lookup.subject(names, about)
+    )
     if random:
         if moving:
             raise UsageError("moving lines go with a hexagram name, not with --random")
@@ -207,7 +218,7 @@ def prepare(
         cast_ = casting.from_coins(coins)
     else:
         cast_ = casting.parse(names, str(lines), moving)
-    return CastRequest(cast_, moment, question, najia, matter_name)
+    return CastRequest(cast_, moment, question, najia, matter_name, subject)
 
 
 # The columns :func:`reading_rows` fills, in its order; ``id`` and ``created_at`` are added
@@ -233,6 +244,7 @@ READING_COLUMNS = (
     "early_rat",
     "najia_variant",
     "matter",
+    "about",
     *KEY_COLUMNS,
 )
 LINE_COLUMNS = ("position", "value", "coins")  # reading_line, without reading_id
@@ -266,6 +278,7 @@ def reading_rows(request: CastRequest) -> Rows:
         int(m.early_rat),
         request.najia_variant,
         request.matter,
+        request.about,
         keys.primary_kw,
         keys.changed_kw,
         keys.moving_mask,
@@ -350,13 +363,16 @@ def cast(
     najia: str = "fixed",
     question: str | None = None,
     matter: str | None = None,
+    about: str | None = None,
     db: str | URL | Engine | Connection | None = None,
 ) -> int:
     """Cast and store a reading; returns its id. Bad input raises UsageError, writes nothing.
     On a Connection the reading is stored in the caller's transaction.
 
     ``matter`` is the kind of matter asked about (§9.5: office, wealth, lawsuit or worry, in
-    any spelling ``name_alias`` accepts); its signs join the chart."""
+    any spelling ``name_alias`` accepts); its signs join the chart. ``about`` is the subject
+    asked about (docs/use.md: wealth, self, 官鬼, …); without it the matter's default subject
+    is taken. Its 用神 is ``v_reading_use``."""
     moment = make_moment(
         at=at,
         tz=tz,
@@ -378,6 +394,7 @@ def cast(
             question=question,
             najia=najia,
             matter=matter,
+            about=about,
         )
         return store(conn, request)
 

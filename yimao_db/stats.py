@@ -1,6 +1,7 @@
 """``yimao stats``: counts of readings and their outcomes, in plain SQL over the views.
 
-Each grouping is one query over ``v_reading`` (and ``v_reading_sign`` for signs); the
+Each grouping is one query over ``v_reading`` (``v_reading_sign`` for signs, ``v_reading_use``
+for the 用神's state); the
 counts come from SQL, the hit rate (hits among the readings with an outcome, partial
 counted as no hit) is the one division done here.
 """
@@ -39,12 +40,24 @@ QUERIES = {
         "JOIN sign s ON s.name = f.sign JOIN v_reading v ON v.reading_id = f.reading_id "
         "GROUP BY s.name, s.polarity, s.ordinal ORDER BY COUNT(*) DESC, s.ordinal"
     ),
+    # the 用神's state (docs/use.md): readings naming a subject, grouped by what the moment
+    # does to the line standing for it
+    "use": (
+        "SELECT u.source, u.strength, u.is_void AS void, u.is_month_break AS broken, "
+        "u.is_moving AS moving, COALESCE(u.transform, '') AS transform, "
+        + OUTCOME_COUNTS.replace("v.outcome", "o.verdict")
+        + " FROM v_reading_use u LEFT JOIN reading_outcome o ON o.reading_id = u.reading_id "
+        "JOIN strength st ON st.name = u.strength WHERE u.role_ordinal = 1 "
+        "GROUP BY u.source, u.strength, st.ordinal, u.is_void, u.is_month_break, u.is_moving, "
+        "COALESCE(u.transform, '') ORDER BY COUNT(*) DESC, u.source, st.ordinal, u.is_void, "
+        "u.is_month_break, u.is_moving, COALESCE(u.transform, '')"
+    ),
     "outcome": (
         "SELECT COALESCE(v.outcome, 'none') AS outcome, COUNT(*) AS readings FROM v_reading v "
         "GROUP BY v.outcome ORDER BY COUNT(*) DESC, COALESCE(v.outcome, 'none')"
     ),
 }
-GROUPINGS = ("all", "hexagram", "changed", "sign", "outcome")
+GROUPINGS = ("all", "hexagram", "changed", "sign", "use", "outcome")
 
 
 def stats(conn: Connection, by: str = "all") -> tuple[list[str], list[tuple[Any, ...]]]:

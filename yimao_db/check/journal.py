@@ -45,6 +45,13 @@ FROM reading_outcome o LEFT JOIN reading r ON r.id = o.reading_id
 ORDER BY o.reading_id
 """
 TAGS = "SELECT reading_id, tag FROM reading_tag ORDER BY reading_id, tag"
+# each change of a subject (yimao about) with the one before it on the same reading, and the
+# reading's subject now: the changes chain (old = the previous new) and end at reading.about
+ABOUT_CHANGES = """
+SELECT c.id, c.reading_id, c.changed_at, c.old, c.new, r.about
+FROM reading_about_change c LEFT JOIN reading r ON r.id = c.reading_id
+ORDER BY c.reading_id, c.id
+"""
 TABLES = ("reading_note", "reading_outcome", "reading_tag")
 
 
@@ -106,5 +113,47 @@ def check_journal(conn: Connection, report: CheckReport) -> None:
         at = ("reading_tag", f"reading_id={rid} tag={shown(tag)}", rid)
         test(at, "tags that break the rules of a tag", partial(stored_tag, tag))
         rows += 1
+    if "reading_about_change" in present:
+        rows += _about_changes(conn, found, test)
     report.problems.extend(found.problems())
-    report.checked.append(f"{rows} notes, outcomes and tags against the journal's rules")
+    report.checked.append(
+        f"{rows} notes, outcomes, tags and changes of subject against the journal's rules"
+    )
+
+
+def _about_changes(
+    conn: Connection, found: Capped, test: Callable[[Where, str, Callable[[], object]], bool]
+) -> int:
+    """Each change of a reading's subject: changed_at a local time; the changes of a reading
+    chain (each one's old is the previous one's new) and the last one's new is the reading's
+    subject now (:func:`yimao_db.journaling.set_about` writes both in one transaction)."""
+    rows = 0
+    previous: dict[Any, Any] = {}
+    last: dict[Any, tuple[int, Any, Any]] = {}
+    for cid, rid, changed_at, old, new, about in conn.execute(text(ABOUT_CHANGES)):
+        at: Where = ("reading_about_change", f"id={cid}", rid)
+        test(
+            at,
+            "changes of subject whose changed_at is not a local time",
+            partial(local_time, changed_at, "changed_at"),
+        )
+        if rid in previous and previous[rid] != old:
+            found.add(
+                *at[:2],
+                "changes of subject that do not follow the one before",
+                f"old is {shown(old)}, the change before made it {shown(previous[rid])}",
+                order=rid,
+            )
+        previous[rid] = new
+        last[rid] = (cid, new, about)
+        rows += 1
+    for rid, (cid, new, about) in last.items():
+        if new != about:
+            found.add(
+                "reading_about_change",
+                f"id={cid}",
+                "readings whose subject is not the last change's",
+                f"the last change made the subject {shown(new)}, the reading has {shown(about)}",
+                order=rid,
+            )
+    return rows

@@ -566,7 +566,7 @@ def name_rows(conn: Connection, found: Capped) -> None:
 
 CHART_INPUTS = """
 SELECT r.id, l.vals, r.day_gz, r.month_branch, r.hour_gz, r.najia_variant, r.half_year,
-       r.year_gz, r.matter
+       r.year_gz, r.matter, r.about
 FROM reading r JOIN LINES l ON l.reading_id = r.id
 WHERE r.id IN :ids
 """.replace("LINES", LINES)
@@ -620,6 +620,7 @@ def chart_differences(
     half_year: Any,
     year_gz: Any,
     matter: Any,
+    about: Any = None,
 ) -> list[str]:
     """Where the chart the views give reading ``rid`` differs from the rules' chart of its
     inputs (nothing is compared when the inputs themselves are broken: those problems are
@@ -630,9 +631,11 @@ def chart_differences(
     if values is None or day_gz not in _sixty() or variant not in NAJIA_VARIANTS:
         return []
     try:
-        want = oracle(values, day_gz, month_branch, hour_gz, variant, half_year, year_gz, matter)
-    except (KeyError, ValueError, IndexError):
-        return []  # a month branch or an hour that is not one: reported elsewhere
+        want = oracle(
+            values, day_gz, month_branch, hour_gz, variant, half_year, year_gz, matter, about
+        )
+    except (KeyError, ValueError, IndexError, StopIteration):
+        return []  # a month branch, an hour or a subject that is not one: reported elsewhere
     got = asdict(read_chart(conn, rid))
     found = [
         f"{column} is {shown(got[column])}, the rules give {shown(value)}"
@@ -643,6 +646,7 @@ def chart_differences(
         ("lines", "line", want.lines),
         ("hidden", "hidden", want.hidden),
         ("changed_lines", "changed line", want.changed_lines),
+        ("use", "role", want.use),
     )
     for kind, one, rows in parts:
         stored = got[kind]
@@ -651,7 +655,7 @@ def chart_differences(
             continue
         for have, expected in zip(stored, rows, strict=True):
             found += [
-                f"{one} {expected['position']}: "
+                f"{one} {expected.get('role', expected['position'])}: "
                 f"{column} is {shown(have[column])}, the rules give {shown(value)}"
                 for column, value in expected.items()
                 if have[column] != value
@@ -668,6 +672,7 @@ def oracle(
     half_year: str | None,
     year_gz: str | None = None,
     matter: str | None = None,
+    about: str | None = None,
 ) -> ExpectedChart:
     return expected_chart(
         values,
@@ -678,4 +683,5 @@ def oracle(
         half_year=half_year,
         year_gz=year_gz,
         matter=matter,
+        about=about,
     )

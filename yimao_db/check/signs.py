@@ -27,7 +27,7 @@ MAX_PROBLEMS = 50  # listed per check; the rest are counted in one line
 
 IDS_PARAM: BindParameter[list[int]] = bindparam("ids", expanding=True)
 READINGS = text(
-    "SELECT id, day_gz, month_branch, hour_gz, najia_half, matter FROM reading "
+    "SELECT id, day_gz, month_branch, hour_gz, najia_half, matter, about FROM reading "
     "WHERE id IN :ids ORDER BY id"
 ).bindparams(IDS_PARAM)
 LINES = text(
@@ -65,6 +65,34 @@ def _compare(reading_id: int, want: Fired, have: Fired) -> list[Problem]:
     return found
 
 
+def _with_use(
+    values: str,
+    day: str,
+    month: str,
+    hour: str | None,
+    half: str,
+    matter: str | None,
+    about: str,
+) -> list[tuple[str, int | None]]:
+    """The expected signs of a reading that names its subject, from the whole expected chart
+    (the seasonal najia's second half is the only half that differs from the fixed table)."""
+    from yimao_db.kb.expected.chart import expected_chart
+    from yimao_db.kb.vocab import SEASONAL
+
+    seasonal = half == "夏至後"
+    chart = expected_chart(
+        values,
+        day_gz=day,
+        month_branch=month,
+        hour_gz=hour,
+        najia_variant=SEASONAL if seasonal else "fixed",
+        half_year=half if seasonal else None,
+        matter=matter,
+        about=about,
+    )
+    return [(row["sign"], row["position"]) for row in chart.signs]
+
+
 def sign_problems(conn: Connection, reading_ids: Iterable[int] | None = None) -> list[Problem]:
     """Every difference between the rules' signs and ``v_reading_sign`` for the readings
     ``reading_ids`` (default: every stored reading); at most ``MAX_PROBLEMS`` are listed."""
@@ -80,22 +108,28 @@ def sign_problems(conn: Connection, reading_ids: Iterable[int] | None = None) ->
         have: dict[int, Fired] = defaultdict(Counter)
         for rid, sign, position in conn.execute(SIGNS, bounds):
             have[rid][(sign, position)] += 1
-        for rid, day, month, hour, half, matter in conn.execute(READINGS, bounds):
+        for rid, day, month, hour, half, matter, about in conn.execute(READINGS, bounds):
             if len(values[rid]) != 6 or not set(values[rid]) <= set("6789"):
                 continue  # six lines are yimao check's own reading check
             try:
-                fired = expected_signs(
-                    values[rid],
-                    day_gz=day,
-                    month_branch=month,
-                    hour_gz=hour,
-                    najia_half=half,
-                    matter=matter,
-                )
-            except (KeyError, ValueError, IndexError, TypeError):
-                continue  # a moment that is not one: reported by the checks of moments
+                if about is None:
+                    fired = [
+                        (f.sign, f.position)
+                        for f in expected_signs(
+                            values[rid],
+                            day_gz=day,
+                            month_branch=month,
+                            hour_gz=hour,
+                            najia_half=half,
+                            matter=matter,
+                        )
+                    ]
+                else:  # the signs of the 用神 need the chart's lines (the whole oracle)
+                    fired = _with_use(values[rid], day, month, hour, half, matter, about)
+            except (KeyError, ValueError, IndexError, TypeError, StopIteration):
+                continue  # a moment or a subject that is not one: reported elsewhere
 
-            want: Fired = Counter((f.sign, f.position) for f in fired)
+            want: Fired = Counter(fired)
             problems += _compare(rid, want, have[rid])
     if len(problems) > MAX_PROBLEMS:
         more = len(problems) - MAX_PROBLEMS

@@ -26,6 +26,24 @@ def cmd_note(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_about(args: argparse.Namespace) -> int:
+    from yimao_db.journaling import NO_SUBJECT, set_about
+
+    rid = reading_id(args.id)
+    wanted = None if args.subject.strip().lower() in NO_SUBJECT else args.subject
+    engine = built_writer(args.db)
+    try:
+        change = set_about(rid, wanted, engine)
+    finally:
+        engine.dispose()
+    if change.old == change.new:
+        out(f"reading {rid} is already about {change.new or 'nothing said'}\n")
+    else:
+        was = f" (was {change.old})" if change.old else ""
+        out(f"reading {rid} is about {change.new or 'nothing said'}{was}\n")
+    return 0
+
+
 def cmd_outcome(args: argparse.Namespace) -> int:
     from yimao_db.journaling import record_outcome
 
@@ -139,6 +157,17 @@ def register(sub: SubParsers) -> None:
     p.add_argument("text", help="the note, stored verbatim")
     db_option(p)
     p.set_defaults(handler=cmd_note)
+
+    p = sub.add_parser(
+        "about",
+        help="set or change the subject a reading asks about (its 用神), recorded with the date",
+    )
+    p.add_argument("id", help="reading id")
+    p.add_argument(
+        "subject", help="wealth, self, other, office, 官鬼 … (docs/use.md); none clears it"
+    )
+    db_option(p)
+    p.set_defaults(handler=cmd_about)
 
     p = _intermixed(
         sub,

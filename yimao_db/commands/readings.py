@@ -96,6 +96,7 @@ def _cast(args: argparse.Namespace, conn: Connection) -> int:
         najia=args.najia,
         question=args.question,
         matter=args.matter,
+        about=args.about,
         db=conn,
     )
 
@@ -222,6 +223,12 @@ def register(sub: SubParsers) -> None:
         help="what the question is about (§9.5): office, wealth, lawsuit or worry "
         "(功名 財利 獄訟 憂患); its signs join the chart",
     )
+    p.add_argument(
+        "--about",
+        metavar="SUBJECT",
+        help="the subject asked about: wealth, self, other, office, illness, 官鬼 … "
+        "(docs/use.md); the chart names its 用神. Default: the matter's subject",
+    )
     chart_format_options(p)
     db_option(p)
     p.set_defaults(handler=cmd_cast)
@@ -261,8 +268,8 @@ def register(sub: SubParsers) -> None:
     p = sub.add_parser("import", help="store readings from CSV or JSON Lines in one transaction")
     p.add_argument(
         "file",
-        help="CSV or JSON Lines with columns lines, at, tz, question, matter (- reads standard "
-        "input)",
+        help="CSV or JSON Lines with columns lines, at, tz, question, matter, about (- reads "
+        "standard input)",
     )
     p.add_argument(
         "--ids", action="store_true", help="print the new ids, one per line (summary on stderr)"

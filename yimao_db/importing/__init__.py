@@ -93,12 +93,15 @@ def _cast_text(value: Any) -> str:
 
 
 def _prepare_row(names: HexagramNames, values: import_files.Values, notes: list[str]) -> Rows:
-    lines, at, tz, question, matter = values
+    lines, at, tz, question, matter, about = values
     cast_text = _cast_text(lines)
     moment = make_moment(at=_text(at), tz=_text(tz), notes=notes)
     question = None if question is None or question == "" else question
     matter = None if matter is None or matter == "" else matter
-    request = prepare(names, cast_text, moment=moment, question=question, matter=matter)
+    about = None if about is None or about == "" else about
+    request = prepare(
+        names, cast_text, moment=moment, question=question, matter=matter, about=about
+    )
     return reading_rows(request)
 
 
@@ -239,10 +242,10 @@ def import_file(
 
     ``path`` is a regular file, or ``-`` for standard input. Columns ``lines`` (any cast
     form; coins as ``2,1,3,0,2,2``), ``at`` (ISO date-time, default now), ``tz`` (default
-    ``$YIMAO_TZ``, else Asia/Shanghai), ``question`` and ``matter`` (office, wealth, lawsuit
-    or worry, any spelling); any other column or key, one given twice, a CSV row with fewer
-    or more fields than the header, and a row or field over the limits of
-    :mod:`yimao_db.importing.files` are errors.
+    ``$YIMAO_TZ``, else Asia/Shanghai), ``question``, ``matter`` (office, wealth, lawsuit
+    or worry, any spelling) and ``about`` (the subject, docs/use.md); any other column or
+    key, one given twice, a CSV row with fewer or more fields than the header, and a row or
+    field over the limits of :mod:`yimao_db.importing.files` are errors.
     Every row is validated, and its moment computed, before the write transaction begins: a
     bad row is reported by its number (``row 3``; the CSV header is not counted) and nothing
     is written. ``progress`` is called now and then; ``done`` right after the commit, with the

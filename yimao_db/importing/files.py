@@ -40,7 +40,7 @@ from typing import IO, Any
 
 from yimao_db.errors import UsageError, shown
 
-COLUMNS = ("lines", "at", "tz", "question", "matter")
+COLUMNS = ("lines", "at", "tz", "question", "matter", "about")
 _KEYS = frozenset(COLUMNS)
 JSON_SUFFIXES = (".jsonl", ".ndjson", ".json")
 BOM = b"\xef\xbb\xbf"

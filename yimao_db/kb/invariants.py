@@ -106,7 +106,7 @@ SIGN_INVARIANTS: tuple[Invariant, ...] = (
         "a passage is encoded exactly when some row cites it; at most ten are theory",
         "consistency: source_passage.coverage repeats what passage_citation holds",
         """SELECT p.id FROM source_passage p
-           WHERE (p.coverage = 'encoded') <> EXISTS (
+           WHERE (p.coverage IN ('encoded', 'partial')) <> EXISTS (
                    SELECT 1 FROM passage_citation c WHERE c.passage = p.id)
            UNION ALL
            SELECT 'theory' FROM (SELECT COUNT(*) AS n FROM source_passage

@@ -207,12 +207,43 @@ def set_nullable(op: Operations, table: str, column: str, type_sql: str, *, null
         if body.count(new) == 1:
             return  # already so
         raise ValueError(f"{table}.{column} {type_sql} is not in the table's SQL: {body[:200]}")
+    edit_sqlite_table(op, table, old, new)
+
+
+def edit_sqlite_table(op: Operations, table: str, old: str, new: str) -> None:
+    """SQLite: rebuild ``table`` from its own CREATE TABLE text with ``old`` (which must be
+    in it once) replaced by ``new``: a CHECK changed, a constraint added (rows, indexes,
+    ``WITHOUT ROWID`` and the views over it unchanged; foreign keys must be off,
+    :func:`require_foreign_keys_off`); nothing on another database, where the revision
+    alters the constraint itself."""
+    conn = op.get_bind()
+    if conn.dialect.name != "sqlite":
+        return
+    require_foreign_keys_off(op)
+    body = _create_sql(conn, table)
+    if body.count(old) != 1:
+        raise ValueError(f"{table}: {old!r} is not in the table's SQL once: {body[:200]}")
     legacy = conn.exec_driver_sql("PRAGMA legacy_alter_table").scalar()
     conn.exec_driver_sql("PRAGMA legacy_alter_table = ON")
     try:
         _rebuild(conn, table, body.replace(old, new))
     finally:
         conn.exec_driver_sql(f"PRAGMA legacy_alter_table = {'ON' if legacy else 'OFF'}")
+
+
+def replace_check(op: Operations, table: str, name: str, old: str, new: str) -> None:
+    """Replace the CHECK constraint ``name`` of ``table``, whose expression is ``old``, with
+    one whose expression is ``new``: PostgreSQL drops and adds it; SQLite rebuilds the
+    table (:func:`edit_sqlite_table`). Nothing when it already reads ``new``."""
+    conn = op.get_bind()
+    if conn.dialect.name != "sqlite":
+        conn.exec_driver_sql(f"ALTER TABLE {table} DROP CONSTRAINT {name}")
+        conn.exec_driver_sql(f"ALTER TABLE {table} ADD CONSTRAINT {name} CHECK ({new})")
+        return
+    was, now = f"CONSTRAINT {name} CHECK ({old})", f"CONSTRAINT {name} CHECK ({new})"
+    if _create_sql(conn, table).count(now) == 1:
+        return  # already so
+    edit_sqlite_table(op, table, was, now)
 
 
 # --- downgrades that would delete what people stored ------------------------------------------

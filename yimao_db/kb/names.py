@@ -41,6 +41,8 @@ VOCABULARIES = {
     "stage": ("stage", "name"),
     "strength": ("strength", "name"),
     "matter": ("matter", "name"),
+    "sign": ("sign", "name"),
+    "subject": ("subject", "name"),
 }
 
 
@@ -158,6 +160,14 @@ def alias_rows(tables: Mapping[str, list[dict[str, Any]]]) -> list[dict[str, Any
             canonical = full_to_kw.get(canonical) or short_to_kw.get(canonical, "")
         if canonical:
             add(r["kind"], canonical, [*pinyin, ("english", r["english"])])
+    if tables.get("subject"):
+        from yimao_db.kb.rules.use import subject_aliases
+
+        for subject, form, alias in subject_aliases():
+            forms = pinyin_forms(alias) if form == "pinyin" else [(form, alias)]
+            if form == "variant":
+                forms.append(("simplified", simplify(alias)))
+            add("subject", subject, forms)
     targets: dict[tuple[str, str], set[str]] = defaultdict(set)
     for kind, alias, canonical, _ in candidates:
         targets[(kind, alias)].add(canonical)

@@ -36,12 +36,16 @@ VERDICTS = ("hit", "miss", "partial")
 # of, and the places a line holds in its hexagram for them.
 AUSPICIOUS, INAUSPICIOUS, NEUTRAL = "吉", "凶", "中"
 SIGN_POLARITIES = (AUSPICIOUS, INAUSPICIOUS, NEUTRAL)
-SIGN_GROUPS = ("world", "bodies", "between", "lines")
+SIGN_GROUPS = ("use", "world", "bodies", "between", "lines")
+# the signs of a moving line's change (standard) that a chart's 變卦 column shows beside the
+# transforms of §8.14 (v_reading_line.transform)
+CHANGE_SIGNS = ("化合", "伏吟", "反吟")
 SIGN_SUBJECTS = (
-    *("世", "應", "世應", "卦身", "世身", "間爻"),
+    *("用神", "世", "應", "世應", "卦身", "世身", "間爻"),
     *("line", "hexagram", "spirit", "star", "mansion"),
 )
 SIGN_SUBJECT_GROUP = {  # where a chart lists the signs about each subject
+    "用神": "use",
     **dict.fromkeys(("世", "應", "世應", "hexagram"), "world"),
     **dict.fromkeys(("卦身", "世身"), "bodies"),
     "間爻": "between",

@@ -73,7 +73,7 @@ RESOURCES = (
     Resource(
         "yimao://docs/chart.schema.json",
         "chart-schema",
-        "The chart contract yimao.chart/1",
+        "The chart contract yimao.chart/2",
         "docs/chart.schema.json: the JSON Schema of a chart as the chart, preview and cast "
         "tools return it.",
         "application/schema+json",
@@ -162,7 +162,7 @@ def read_chart(service: Database, reading_id: int) -> str:
             if names
             else {}
         )
-    return chart_prompt(chart, journal, meanings, use=getattr(chart, "use", None))
+    return chart_prompt(chart, journal, meanings, use=chart.use or None)
 
 
 def _cell(value: object) -> str:
@@ -178,7 +178,7 @@ def sign_table(chart: Chart, meanings: Mapping[str, Mapping[str, Any]]) -> list[
     for s in chart.signs:
         m = meanings.get(s.sign, {})
         meaning = f"{m.get('meaning', '')} ({m.get('meaning_zh', '')})" if m else ""
-        cite = f"§{s.passage}" if s.passage else f"({s.basis})"
+        cite = f"§{s.passage}" if s.passage else f"{s.basis}, no passage"
         line = "" if s.position is None else str(s.position)
         out.append(
             f"| {s.sign} | {line} | {s.subject} | {s.polarity} | {s.weight} | {_cell(meaning)} "
@@ -188,7 +188,13 @@ def sign_table(chart: Chart, meanings: Mapping[str, Mapping[str, Any]]) -> list[
 
 
 def _use_lines(use: object) -> list[str]:
-    """The 用神 as lines: a record's fields one per line, anything else as it reads."""
+    """The 用神 as lines: the chart's roles (用神 原神 忌神 仇神) one per line, a record's
+    fields one per line, anything else as it reads."""
+    if isinstance(use, (tuple, list)):
+        return [
+            f"- {row.role}: " + json.dumps(dataclasses.asdict(row), ensure_ascii=False, default=str)
+            for row in use
+        ]
     if dataclasses.is_dataclass(use) and not isinstance(use, type):
         fields: Mapping[str, Any] = dataclasses.asdict(use)
     elif isinstance(use, Mapping):

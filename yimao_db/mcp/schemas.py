@@ -1,5 +1,5 @@
 """The output schemas of the tools (JSON Schema 2020-12): what the structured part of each
-answer holds. A chart is the ``yimao.chart/1`` contract, docs/chart.schema.json itself; the
+answer holds. A chart is the ``yimao.chart/2`` contract, docs/chart.schema.json itself; the
 others describe the rows the command line prints with ``--json``."""
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ def passages() -> dict[str, Any]:
                         "chapter_no": INTEGER,
                         "passage_no": INTEGER,
                         "chapter": TEXT,
-                        "coverage": {"enum": ["encoded", "theory"]},
+                        "coverage": {"enum": ["encoded", "partial", "theory"]},
                         "note": MAYBE_TEXT,
                         "citations": {"type": "integer", "description": "Rows citing it"},
                         "cited_by": _rows(

@@ -113,10 +113,13 @@ class CastInputs(TypedDict):
 
     question: str | None
     matter: str | None
+    about: str | None
 
 
 def _cast_inputs(args: Arguments) -> CastInputs:
-    return CastInputs(question=args.text("question"), matter=args.text("matter"))
+    return CastInputs(
+        question=args.text("question"), matter=args.text("matter"), about=args.text("about")
+    )
 
 
 def _time_note(at: str | None, tz: str | None) -> tuple[str, ...]:
@@ -436,6 +439,12 @@ CAST_PROPERTIES: dict[str, Any] = {
         "description": "What the question is about (§9.5): office, wealth, lawsuit or worry "
         "(功名 財利 獄訟 憂患); its signs join the chart",
     },
+    "about": {
+        "type": "string",
+        "description": "The subject asked about (docs/use.md): wealth, self, other, office, "
+        "illness, 官鬼 …; the chart's `use` gives its 用神 and 原神 忌神 仇神. Default: the "
+        "matter's subject",
+    },
     "format": FORMAT,
 }
 
@@ -480,7 +489,7 @@ TOOLS = (
     Tool(
         "chart",
         "A stored reading's chart",
-        "The chart of a stored reading as the views assemble it, in the `yimao.chart/1` "
+        "The chart of a stored reading as the views assemble it, in the `yimao.chart/2` "
         "contract: the moment, both hexagrams, the six lines (relative, spirit, 世/應, void, "
         "month break, strength, stage, transforms), the hidden spirits, every sign the book's "
         "judgments give for it with its passage, and the journal (notes, outcome, tags). As "
@@ -493,7 +502,7 @@ TOOLS = (
         "preview",
         "Preview a cast",
         "The chart a cast would have, stored nowhere (its reading id is 0): the same chart "
-        "`yimao cast` prints, in the `yimao.chart/1` contract.",
+        "`yimao cast` prints, in the `yimao.chart/2` contract.",
         _object(CAST_PROPERTIES, "lines"),
         schemas.chart,
         preview,
@@ -597,7 +606,7 @@ TOOLS = (
     Tool(
         "cast",
         "Cast and store a reading",
-        "Cast a reading, store it and return its chart in the `yimao.chart/1` contract (its "
+        "Cast a reading, store it and return its chart in the `yimao.chart/2` contract (its "
         "new id is `reading_id`). As `yimao cast LINES --json`.",
         _object(CAST_PROPERTIES, "lines"),
         schemas.chart,

@@ -1,5 +1,7 @@
 """The chart laid out as practitioners write it: a header block, then six rows from line 6
-down in four columns 六神 | 伏神 | 本卦 | 變卦, the signs, and the journal.
+down in four columns 六神 | 伏神 | 本卦 | 變卦 (a primary line ends with its strength in the
+month and its stage at the day, 旺·帝旺; a moving line's change with every transform, 化合
+伏吟 反吟 too), the signs, and the journal.
 
 One layout, three forms: :func:`render_chart` (text for a terminal: columns aligned by
 display width, East Asian wide characters two cells and ambiguous ones one, consistently;
@@ -15,9 +17,9 @@ from collections.abc import Sequence
 
 from yimao_db.journaling import Journal
 from yimao_db.kb.rules.lines import all_moving_name
-from yimao_db.kb.vocab import MOVING_MARKS, SEASONAL, YANG_BAR, YIN_BAR
+from yimao_db.kb.vocab import CHANGE_SIGNS, MOVING_MARKS, SEASONAL, YANG_BAR, YIN_BAR
 from yimao_db.present.journal_block import journal_lines
-from yimao_db.present.signs import grouped, render_signs
+from yimao_db.present.signs import grouped, opposed, render_signs
 from yimao_db.present.table import pad, terminal_text, width
 from yimao_db.readings import Chart, ChartLine
 
@@ -40,6 +42,64 @@ def _flags(line: ChartLine) -> str:
 def _changed_flags(line: ChartLine) -> str:
     """A moving line's change: its own 空 破 衝 (empty for a still line)."""
     return _marks(line.changed_is_void, line.changed_is_month_break, line.changed_is_day_clash)
+
+
+def _transforms(chart: Chart, line: ChartLine) -> str:
+    """A moving line's every transform: those of §8.14 (its ``transform``), then the signs of
+    its change 化合 伏吟 反吟 that fire on it."""
+    found = line.transform.split(",") if line.transform else []
+    found += [s.sign for s in chart.signs if s.position == line.position and s.sign in CHANGE_SIGNS]
+    return ",".join(found)
+
+
+DAY_MONTH = (
+    ("on", "臨"),
+    ("generates", "生"),
+    ("helps", "扶"),
+    ("controls", "剋"),
+    ("combines", "合"),
+)
+
+
+def _bearing(side: str, label: str, row: object) -> str:
+    """日生扶 / 月剋: how the day or the month bears on a line (its flags, as the view says)."""
+    found = "".join(mark for name, mark in DAY_MONTH if getattr(row, f"{side}_{name}"))
+    return f"{label}{found}" if found else ""
+
+
+def use_line(chart: Chart) -> str | None:
+    """``用神 妻財 · 5 午火 · 旺 · 日生 · 動 化進神``: the subject's 用神 and its state; a hidden
+    one as ``2 伏 甲寅木 (飛 辛亥 飛生伏)``. None when the reading names no subject."""
+    if not chart.use:
+        return None
+    u = chart.use[0]
+    where = f"{u.position} {u.ganzhi}{u.element}"
+    if u.source == "hidden":
+        where = f"{u.position} 伏 {u.ganzhi}{u.element} (飛 {u.fly_ganzhi} {u.fly_relation})"
+    elif u.source in ("world", "response"):
+        where += " 世" if u.source == "world" else " 應"
+    parts = [f"用神 {u.relative}", where, u.strength]
+    bearing = " ".join(b for b in (_bearing("day", "日", u), _bearing("month", "月", u)) if b)
+    if bearing:
+        parts.append(bearing)
+    marks = _marks(u.is_void, u.is_month_break, u.is_day_clash)
+    if marks:
+        parts.append(marks)
+    if u.is_moving:
+        parts.append(" ".join(["動", *(u.transform or "").split(",")]).strip())
+    if u.candidate_count > 1:
+        parts.append(f"of {u.candidate_count}")
+    return " · ".join(parts)
+
+
+def chain_line(chart: Chart) -> str | None:
+    """``原神 子孫 2 辛亥 · 忌神 兄弟 3 辛酉 · 仇神 父母 1 辛丑`` (伏 before a hidden one)."""
+    if len(chart.use) < 2:
+        return None
+    return " · ".join(
+        f"{u.role} {u.relative} {u.position}{' 伏' if u.source == 'hidden' else ''} {u.ganzhi}"
+        for u in chart.use[1:]
+    )
 
 
 def header(chart: Chart) -> list[str]:
@@ -67,6 +127,9 @@ def header(chart: Chart) -> list[str]:
         out.append(f"Question: {chart.question}")
     if chart.matter:
         out.append(f"Matter: {chart.matter}")
+    if chart.use:
+        out.append(f"About: {chart.use[0].subject}")
+        out += [line for line in (use_line(chart), chain_line(chart)) if line]
     out += [
         f"{pillars} · 旬空 {chart.void_branches} · 月建 {chart.month_branch}",
         f"{title} · {chart.palace}宮 {chart.generation_name}"
@@ -109,6 +172,8 @@ def cells(chart: Chart) -> list[tuple[list[str], list[str], list[str], list[str]
     """Per row (line 6 first) the parts of each column, each part padded by the caller."""
     hidden = {h.position: h for h in chart.hidden}
     changed = {c.position: c for c in chart.changed_lines}
+    # 用 原 忌 仇 on the line (or the hidden spirit) each role is
+    roles = {(u.source == "hidden", u.position): u.mark for u in chart.use}
     rows = []
     for line in reversed(chart.lines):
         h = hidden.get(line.position)
@@ -118,18 +183,23 @@ def cells(chart: Chart) -> list[tuple[list[str], list[str], list[str], list[str]
             line.relative,
             f"{line.ganzhi}{line.element}",
             mark,
+            *([roles.get((False, line.position), "")] if roles else []),
             MOVING_MARKS[line.value] if line.is_moving else "",
             _flags(line),
+            f"{line.strength}·{line.stage}",  # 旺相休囚死 in the month, stage at the day
         ]
         c = changed.get(line.position)
         after = []
         if c is not None:
             after = [LINE[bool(c.yang)], c.relative, f"{c.ganzhi}{c.element}"]
-            after += [_changed_flags(line), line.transform or ""]
+            after += [_changed_flags(line), _transforms(chart, line)]
         rows.append(
             (
                 [line.spirit],
-                [h.relative, f"{h.ganzhi}{h.element}"] if h else [],
+                [h.relative, f"{h.ganzhi}{h.element}"]
+                + ([roles.get((True, h.position), "")] if roles else [])
+                if h
+                else [],
                 primary,
                 after,
             )
@@ -196,7 +266,7 @@ def render_chart(
     rows = grid(chart, cells_wide)
     if coloured:
         rows = colour(rows)
-    after = render_signs(chart.signs) + (journal_lines(journal) if journal else [])
+    after = render_signs(chart.signs, cells_wide) + (journal_lines(journal) if journal else [])
     lines = [terminal_text(t) for t in header(chart)] + [""] + rows
     lines += [terminal_text(t) for t in after]
     return "".join(line + "\n" for line in lines)
@@ -223,7 +293,10 @@ def chart_markdown(chart: Chart, journal: Journal | None = None) -> str:
     groups = grouped(chart.signs)
     if groups:
         out += ["", "Signs (line in brackets):", ""]
-        out += [f"- **{title}** {md_text(' · '.join(labels))}" for title, labels in groups]
+        for title, labels in groups:
+            out.append(f"- **{title}**")
+            out += [f"  - {md_text(text)}" for text in labels]
+        out += [f"- **opposed** {md_text(note)}" for note in opposed(chart.signs)]
     notes = [line for line in _journal(journal) if line]
     if notes:
         out.append("")
@@ -238,11 +311,19 @@ def _journal(journal: Journal | None) -> list[str]:
 PARTS = (
     ("spirit",),
     ("relative", "ganzhi"),
-    ("bar", "relative", "ganzhi", "mark", "moving", "marks"),
+    ("bar", "relative", "ganzhi", "mark", "moving", "marks", "strength"),
     ("bar", "relative", "ganzhi", "marks", "transform"),
 )
 """What each column's cells hold, in the order :func:`cells` gives them: in HTML each cell's
-classes are its column ``cN`` and its part (``c2 bar``, ``c3 transform``)."""
+classes are its column ``cN`` and its part (``c2 bar``, ``c3 transform``). A reading that
+names its subject has a part ``role`` more (用 原 忌 仇) in the 伏神 and 本卦 columns:
+:data:`USE_PARTS`."""
+USE_PARTS = (
+    PARTS[0],
+    (*PARTS[1], "role"),
+    ("bar", "relative", "ganzhi", "mark", "role", "moving", "marks"),
+    PARTS[3],
+)
 
 
 def chart_html(chart: Chart) -> str:
@@ -253,27 +334,30 @@ def chart_html(chart: Chart) -> str:
     from html import escape  # here: a text chart need not load html's entity tables
 
     head = "".join(f"<p>{escape(line)}</p>" for line in header(chart))
+    parts_of = USE_PARTS if chart.use else PARTS
     titles = column_titles(chart)
     columns = 4 if chart.changed_name else 3
     th = "".join(
-        f'<th colspan="{len(PARTS[i])}" class="c{i}">{escape(titles[i])}</th>'
+        f'<th colspan="{len(parts_of[i])}" class="c{i}">{escape(titles[i])}</th>'
         for i in range(columns)
     )
     body = []
     for line, parts in zip(reversed(chart.lines), cells(chart), strict=True):
         tds = []
         for i in range(columns):
-            got = list(parts[i]) + [""] * (len(PARTS[i]) - len(parts[i]))
+            got = list(parts[i]) + [""] * (len(parts_of[i]) - len(parts[i]))
             tds += [
                 f'<td class="c{i} {name}">{escape(part)}</td>'
-                for name, part in zip(PARTS[i], got, strict=True)
+                for name, part in zip(parts_of[i], got, strict=True)
             ]
         moving = " moving" if line.is_moving else ""
         body.append(f'<tr class="position-{line.position}{moving}">{"".join(tds)}</tr>')
     items = "".join(
-        f"<li><b>{escape(title)}</b> {escape(' · '.join(labels))}</li>"
+        f"<li><b>{escape(title)}</b><ul>"
+        + "".join(f"<li>{escape(text)}</li>" for text in labels)
+        + "</ul></li>"
         for title, labels in grouped(chart.signs)
-    )
+    ) + "".join(f"<li><b>opposed</b> {escape(note)}</li>" for note in opposed(chart.signs))
     sign_list = f'<ul class="signs">{items}</ul>' if items else ""
     return (
         f'<div class="yimao-chart" data-reading="{chart.reading_id}">{head}'

@@ -1,4 +1,4 @@
-"""The chart as JSON, contract ``yimao.chart/1`` (described by docs/chart.schema.json).
+"""The chart as JSON, contract ``yimao.chart/2`` (described by docs/chart.schema.json).
 
 The columns of ``v_reading`` at the top level, with ``lines`` (v_reading_line), ``hidden``
 (v_reading_hidden), ``signs`` (v_reading_sign), ``changed_lines`` (v_reading_changed_line:
@@ -20,7 +20,7 @@ from yimao_db.chart_rows import PARTS, Chart
 from yimao_db.chart_rows import TEXT_LISTS as TEXT_LISTS
 from yimao_db.journaling import Journal
 
-SCHEMA = "yimao.chart/1"
+SCHEMA = "yimao.chart/2"
 
 
 def _typed(row: dict[str, Any]) -> dict[str, Any]:
@@ -38,7 +38,7 @@ def _typed(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def chart_json(chart: Chart, journal: Journal | None = None) -> dict[str, Any]:
-    """The chart (and its journal, when given) as ``yimao.chart/1`` data."""
+    """The chart (and its journal, when given) as ``yimao.chart/2`` data."""
     data = chart.as_dict()
     parts = {part: [_typed(row) for row in data.pop(part)] for part in PARTS}
     out: dict[str, Any] = {"schema": SCHEMA, **_typed(data), **parts}

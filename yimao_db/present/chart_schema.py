@@ -1,4 +1,4 @@
-"""The JSON Schema of the chart's JSON ``yimao.chart/1`` (``docs/chart.schema.json``),
+"""The JSON Schema of the chart's JSON ``yimao.chart/2`` (``docs/chart.schema.json``),
 generated from the declarations of the chart's views (:mod:`yimao_db.kb.views.chart`).
 
 Each column is a property described by its column's description and typed by its kind:
@@ -19,14 +19,17 @@ from yimao_db.kb.views import Col, View, views
 from yimao_db.kb.views.base import OR_NULL
 from yimao_db.kb.views.chart import HEAD, PARTS, fields_of
 
-SCHEMA = "yimao.chart/1"  # the contract (yimao_db.present.chart_json.SCHEMA says the same)
+SCHEMA = "yimao.chart/2"  # the contract (yimao_db.present.chart_json.SCHEMA says the same)
 TITLE = f"{SCHEMA}: a reading's chart"
 DESCRIPTION = (
     "The chart of a reading as `yimao cast` and `yimao reading` print it with `--format json` "
     "(or `--json`): the columns of v_reading, and the rows of the views beside it. Flags are "
     "booleans (1 is true), lists arrays (NULL or empty text is []); each description is its "
-    "column's (docs/schema.md). Fields may be added within version 1, never removed, renamed "
-    "or retyped (that is a new version). Generated from yimao_db/kb/views by `python -m "
+    "column's (docs/schema.md). Fields may be added within version 2, never removed, renamed "
+    "or retyped (that is a new version). Version 2 supersedes yimao.chart/1: each line has "
+    "its places (§10.5: 將來 已往 左鄰 右鄰 君 臣 天 地 門戶, no longer signs), each sign its "
+    "meaning, meaning_zh and what it cancels, and the signs are as strong as the book says "
+    "(docs/signs.md). Generated from yimao_db/kb/views by `python -m "
     "yimao_db.present.generate`."
 )
 _RANGE = re.compile(r"^(\d+)\.\.(\d*)")
@@ -115,7 +118,7 @@ def _object(view: View, *, head: bool) -> dict[str, dict[str, Any]]:
 
 
 def chart_schema() -> dict[str, Any]:
-    """The JSON Schema of ``yimao.chart/1``."""
+    """The JSON Schema of ``yimao.chart/2``."""
     found = views()
     properties: dict[str, Any] = {
         "schema": {"const": SCHEMA, "description": "The contract this document follows"},

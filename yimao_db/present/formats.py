@@ -237,7 +237,7 @@ register(
         "json",
         "application/json",
         ".json",
-        "json (a chart: yimao.chart/1)",
+        "json (a chart: yimao.chart/2)",
         chart=_json_chart,
         show=_json_show,
     )

@@ -162,6 +162,8 @@ def _notes(conn: Connection, kind: str, name: str) -> list[str]:
             {"name": name},
         ).scalars()
         notes.append(f"司日: on line 1 on {' '.join(stems)} days, then up the cycle (§7.2)")
+    if kind == "sign":
+        notes += _sign_notes(conn, name)
     if kind == "palace":
         rows = conn.execute(
             text(
@@ -171,6 +173,37 @@ def _notes(conn: Connection, kind: str, name: str) -> list[str]:
         ).scalars()
         notes.append(f"hexagrams 本宮 → 歸魂: {' '.join(rows)} (§3.3)")
     return notes
+
+
+def _sign_notes(conn: Connection, name: str) -> list[str]:
+    """A sign as a reader asks about it: when it fires, what it means, which way it pulls,
+    how much it weighs, what it rests on, and how often it fires in the stored readings."""
+    s = (
+        conn.execute(
+            text(
+                "SELECT s.*, w.name AS weighs_as FROM sign s "
+                "JOIN sign_weight w ON w.weight = s.weight WHERE s.name = :name"
+            ),
+            {"name": name},
+        )
+        .mappings()
+        .one()
+    )
+    fired, readings = conn.execute(
+        text("SELECT COUNT(*), COUNT(DISTINCT reading_id) FROM v_reading_sign WHERE sign = :name"),
+        {"name": name},
+    ).one()
+    (stored,) = conn.execute(text("SELECT COUNT(*) FROM reading")).one()
+    polarity = f"中, cancels {s['cancels']}" if s["cancels"] else s["polarity"]
+    passage = f"§{s['passage']}" if s["passage"] else "no passage"
+    return [
+        f"condition: {s['condition']}",
+        f"meaning: {s['meaning']} ({s['meaning_zh']})",
+        f"polarity: {polarity} · weight {s['weight']} ({s['weighs_as']}) · subject {s['subject']}",
+        f"rests on: {passage} · basis {s['basis']} · rule table {s['rule_table']}",
+        f"fires: {fired} time{'s' if fired != 1 else ''} in {readings} of the {stored} stored "
+        f"reading{'s' if stored != 1 else ''}",
+    ]
 
 
 def entity_data(conn: Connection, kind: str, name: str) -> dict[str, Any]:
@@ -192,7 +225,8 @@ def entity_data(conn: Connection, kind: str, name: str) -> dict[str, Any]:
         "row": row,
         "aliases": [dict(a) for a in aliases.mappings()],
         "notes": _notes(conn, kind, name),
-        "related": related_rows(conn, kind, table, row),
+        # a sign's rule rows are its condition, enumerated: its notes say it in words
+        "related": [] if kind == "sign" else related_rows(conn, kind, table, row),
     }
 
 
@@ -269,8 +303,9 @@ def group_caption(group: dict[str, Any]) -> str:
 
 def render_entity(entity: dict[str, Any]) -> str:
     out = [entity_title(entity)]
-    row = " · ".join(f"{k} {value_text(v)}" for k, v in entity["row"].items())
-    out.append(f"  {entity['table']}: {row}")
+    if entity["kind"] != "sign":  # a sign's notes say its row in words
+        row = " · ".join(f"{k} {value_text(v)}" for k, v in entity["row"].items())
+        out.append(f"  {entity['table']}: {row}")
     aliases = aliases_text(entity)
     if aliases:
         out.append(f"  {aliases}")

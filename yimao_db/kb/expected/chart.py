@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from yimao_db.kb.expected.signs import expected_signs
+from yimao_db.kb.expected.use import expected_use, use_facts
 from yimao_db.kb.facts import facts
-from yimao_db.kb.rules import day_month, signs, spirits, transforms
+from yimao_db.kb.rules import bodies, day_month, signs, spirits, transforms
 from yimao_db.kb.rules.dusk import dusk_mansion
 from yimao_db.kb.rules.elements import relative
 from yimao_db.kb.rules.ganzhi import ordinal_of, void_branches
@@ -43,6 +44,8 @@ class ExpectedChart:
     nuclear: tuple[Row, ...] = ()  # v_reading_nuclear without reading_id, line 1 first
     signs: tuple[Row, ...] = ()  # v_reading_sign without reading_id, in no particular order
     changed_lines: tuple[Row, ...] = ()  # v_reading_changed_line without reading_id, line 1 first
+    use_candidates: tuple[Row, ...] = ()  # v_reading_use_candidate without reading_id
+    use: tuple[Row, ...] = ()  # v_reading_use without reading_id, 用神 first
 
 
 BEARINGS = ("on", "generates", "helps", "controls", "combines")
@@ -78,9 +81,10 @@ def expected_chart(
     half_year: str | None = None,
     year_gz: str | None = None,
     matter: str | None = None,
+    about: str | None = None,
 ) -> ExpectedChart:
     """Every derived value of the chart of ``values`` cast at the given moment, asking
-    about ``matter`` (功名 財利 獄訟 憂患 or None)."""
+    about ``matter`` (功名 財利 獄訟 憂患 or None) and the subject ``about`` (canonical)."""
     f = facts()
     keys = reading_keys(values, najia_variant, half_year)
     table = hexagrams()
@@ -158,6 +162,9 @@ def expected_chart(
             "is_between": int(p in primary.between),
             "mansion": primary.mansions[p],
             "is_dusk_mansion": int(primary.mansions[p] == dusk_mansion(month_branch)),
+            "places": ",".join(
+                bodies.places(p, primary.shi_shen_line, primary.world, primary.response)
+            ),
             "is_day_clash": int(day_month.is_day_clash(day_branch, line.branch)),
             **against_day_and_month(line.branch),
             "changed_stem": None,
@@ -242,6 +249,14 @@ def expected_chart(
                     "ganzhi": stem + line.branch,
                 }
             )
+    use_candidates, use_rows = expected_use(
+        about,
+        lines,
+        hidden,
+        palace_element=primary.palace_element,
+        month_branch=month_branch,
+        day_branch=day_branch,
+    )
     fired = expected_signs(
         values,
         day_gz=day_gz,
@@ -249,6 +264,7 @@ def expected_chart(
         hour_gz=hour_gz,
         najia_half=half,
         matter=matter,
+        use=use_facts(use_rows),
     )
     by_name = signs.by_name()
     sign_rows = tuple(
@@ -260,9 +276,19 @@ def expected_chart(
             "weight": by_name[f.sign].weight,
             "passage": by_name[f.sign].passage,
             "basis": by_name[f.sign].basis,
+            "meaning": by_name[f.sign].meaning,
+            "meaning_zh": by_name[f.sign].meaning_zh,
+            "cancels": by_name[f.sign].cancels,
         }
         for f in fired
     )
     return ExpectedChart(
-        head, tuple(lines), tuple(hidden), tuple(nuclear), sign_rows, tuple(changed_lines)
+        head,
+        tuple(lines),
+        tuple(hidden),
+        tuple(nuclear),
+        sign_rows,
+        tuple(changed_lines),
+        use_candidates,
+        use_rows,
     )

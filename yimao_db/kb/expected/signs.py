@@ -16,7 +16,7 @@ from yimao_db.kb.rules import day_month, lines, signs, spirits
 from yimao_db.kb.rules.hexagrams import Hexagram, gua_shen_positions, hexagrams
 from yimao_db.kb.rules.keys import changed_bits, primary_bits
 from yimao_db.kb.rules.najia import line_stem_branch
-from yimao_db.kb.rules.sign_family import Family, LineFacts, ReadingFacts
+from yimao_db.kb.rules.sign_family import Family, LineFacts, ReadingFacts, UseFacts
 from yimao_db.kb.vocab import SEASONAL
 
 
@@ -79,6 +79,7 @@ def reading_facts(
     hour_gz: str | None,
     najia_half: str,
     matter: str | None,
+    use: tuple[UseFacts, ...] = (),
 ) -> ReadingFacts:
     """``values`` cast at the given moment, about ``matter``, as the sign families see it."""
     table = hexagrams()
@@ -100,6 +101,7 @@ def reading_facts(
         najia_half=najia_half,
         matter=matter,
         gua_shen_lines=len(gua_shen),
+        use=use,
     )
 
 
@@ -123,8 +125,10 @@ def expected_signs(
     hour_gz: str | None,
     najia_half: str,
     matter: str | None,
+    use: tuple[UseFacts, ...] = (),
 ) -> list[FiredSign]:
-    """Every sign that fires for ``values`` cast at the given moment, about ``matter``."""
+    """Every sign that fires for ``values`` cast at the given moment, about ``matter``, with
+    the roles ``use`` of its subject (:func:`yimao_db.kb.expected.use.use_facts`)."""
     reading = reading_facts(
         values,
         day_gz=day_gz,
@@ -132,5 +136,6 @@ def expected_signs(
         hour_gz=hour_gz,
         najia_half=najia_half,
         matter=matter,
+        use=use,
     )
     return [found for family in signs.FAMILIES for found in family_signs(family, reading)]

@@ -126,6 +126,28 @@ class LineFacts:
 
 
 @dataclass(frozen=True)
+class UseFacts:
+    """One role (用神 原神 忌神 仇神) of a reading with a subject, as v_reading_use gives it
+    (computed from the rules by :mod:`yimao_db.kb.expected.use`)."""
+
+    role: str
+    source: str  # visible, hidden, world or response
+    position: int
+    is_moving: int
+    is_void: int
+    is_month_break: int
+    day_controls: int
+    month_controls: int
+    strength: str
+    day_generates: int
+    day_helps: int
+    branch: str
+    changed_branch: str | None  # a moving line's
+    fly_is_moving: int | None  # a hidden one's 飛神
+    fly_is_day_clash: int | None
+
+
+@dataclass(frozen=True)
 class ReadingFacts:
     """A reading as the sign families see it: what was cast, when, about what, and its
     lines' facts (computed from the rules by :mod:`yimao_db.kb.expected.signs`)."""
@@ -140,6 +162,7 @@ class ReadingFacts:
     najia_half: str
     matter: str | None
     gua_shen_lines: int  # how many lines hold the 卦身
+    use: tuple[UseFacts, ...] = ()  # the roles of the reading's subject; none without one
 
     def line(self, position: int) -> LineFacts:
         return self.lines[position - 1]

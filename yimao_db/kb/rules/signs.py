@@ -33,7 +33,17 @@ from functools import cache
 from typing import Any
 
 from yimao_db.kb.facts import facts
-from yimao_db.kb.rules import bodies, dusk, lines, matters, shensha, spirits, stages, transforms
+from yimao_db.kb.rules import (
+    bodies,
+    dusk,
+    lines,
+    matters,
+    shensha,
+    spirits,
+    stages,
+    transforms,
+    use,
+)
 from yimao_db.kb.rules.day_month import CONTROLS_ME, GENERATES_ME, SAME
 from yimao_db.kb.rules.elements import relation
 from yimao_db.kb.rules.relations import clash, harmony, punishments, triads
@@ -73,7 +83,7 @@ POLARITIES = SIGN_POLARITIES
 BOOK, STANDARD, DECISION = "book", "standard", "decision"
 
 GROUPS = SIGN_GROUPS  # where the chart lists a sign
-WORLD_GROUP, BODIES, BETWEEN, LINES = GROUPS
+USE_GROUP, WORLD_GROUP, BODIES, BETWEEN, LINES = GROUPS
 SUBJECTS = SIGN_SUBJECTS  # what a sign speaks of
 
 # the places a line holds in its hexagram (table line_place)
@@ -110,7 +120,21 @@ class Weight:
 
 
 WEIGHTS = (
-    Weight(5, "世應", "the world line, with its response: the master of the reading", "9.6", BOOK),
+    Weight(
+        6,
+        "用神",
+        "the line the question is about, with its 原神 忌神 仇神: read before all else",
+        "6.7",
+        DECISION,
+    ),
+    Weight(
+        5,
+        "世應",
+        "the world line, first (§9.6, book); with it, by decision, the response and the world "
+        "against the response, which the book reads only as the world's partner (§8.14–8.15)",
+        "9.6",
+        DECISION,
+    ),
     Weight(4, "卦身", "the hexagram body: after the world line", "9.6", BOOK),
     Weight(3, "世身", "the world body: after the 卦身", "9.6", BOOK),
     Weight(
@@ -124,14 +148,15 @@ WEIGHTS = (
     Weight(
         1,
         "星宿",
-        "the stars and mansions, which come after the world's own omens (§8.13 commentary), "
-        "as the hour spirits and the noble's generals come after the day and month",
-        "7.12",
-        DECISION,
+        "the five stars and the mansions (經星), which the §8.13 commentary ranks after the "
+        "world's own omens",
+        "8.13",
+        BOOK,
     ),
 )
 SUBJECT_GROUP = SIGN_SUBJECT_GROUP  # where a chart lists the signs about each subject
 SUBJECT_WEIGHT = {
+    "用神": 6,
     "世": 5,
     "應": 5,
     "世應": 5,
@@ -173,6 +198,7 @@ class Sign:
     meaning: str  # what it means, in English
     meaning_zh: str  # what it means, in Chinese
     when: Callable[[Any], bool] | None = None  # the condition on a key of its table
+    cancels: str | None = None  # the sign or the spirit's force it cancels (polarity 中)
 
     @property
     def weight(self) -> int:
@@ -194,6 +220,40 @@ def _still(value: int) -> bool:
 def _day_or_month(k: Any, day: str, month: str) -> bool:
     """The day's element bears on the line as ``day``, or the month makes it ``month``."""
     return bool(k.day_relation == day or k.strength == month)
+
+
+# the reasons the decisions below share
+SOLE_REASON = (
+    "the book says only that the stars' omens are read when a line moves alone, 必以獨發 "
+    "(§8.7 commentary); that the line is the world line is an inference from the stars and "
+    "mansions holding the world (§8.10–8.11)"
+)
+NATURE_REASON = (
+    "book for 白虎 alone, which the book calls 凶; 朱雀 玄武 騰蛇 are 凶 by the decision of "
+    "spirit_nature"
+)
+WORLD_STRONG_REASON = "not while the world line is 旺 or 相 in the month, §9.4 commentary"
+SOUND_REASON = (
+    "only on a sound body, §9.5 先宜無病: still, neither void, broken nor clashed (病 read as "
+    "the conditions §9.3–9.4 name)"
+)
+SCATTER_REASON = (
+    "散 and 衝亡 read as the §9.3 commentary's 動逢衝散: a moving line clashed by the day"
+)
+
+
+def _harms(k: Any) -> bool:
+    """The 世身's conditions harm only while the world line is weak (§9.4 commentary)."""
+    return not bodies.harmless(k.world_strength)
+
+
+USE, SOURCE_ROLE, TABOO = use.USE, use.SOURCE, use.TABOO
+HIDDEN_SOURCE = use.HIDDEN
+
+
+def _use_strong(k: Any) -> bool:
+    """用神旺: 旺 or 相 in the month, or the day generates or helps it (standard)."""
+    return k.strength in STRONG or bool(k.day_generates or k.day_helps)
 
 
 def _nature(spirit: str) -> str:
@@ -280,8 +340,9 @@ SIGNS: tuple[Sign, ...] = (
          "the world line moves and the day, the month and the changed lines complete the "
          "三刑 it belongs to (寅巳申, 丑戌未, 子卯; for 辰午酉亥 its own branch again)",
          "strength wears itself out", "世動逢三刑，強而自敝"),
-    Sign("獨發", "sole_sign", "世", NEUTRAL, "8.7", BOOK,
-         "the world line is the only moving line: the five stars and the mansions speak",
+    Sign("獨發", "sole_sign", "star", NEUTRAL, "8.7", DECISION,
+         "the world line is the only moving line: the five stars and the mansions speak "
+         f"({SOLE_REASON})",
          "the world moves alone; the star descending on it shows", "世爻獨發，星宿乃驗",
          lambda k: k.is_sole),
     Sign("遊魂", "hexagram_sign", "hexagram", NEUTRAL, "8.5", BOOK,
@@ -313,18 +374,13 @@ SIGNS: tuple[Sign, ...] = (
          "a line holding the 卦身 moves",
          "change and unease", "卦身動，變更惶惑",
          lambda k: k.place == GUA_SHEN and _moving(k.value)),
-    Sign("卦身衝", "line_sign", "卦身", NEUTRAL, "9.3", BOOK,
-         "the day clashes a line holding the 卦身 日衝",
+    Sign("卦身衝", "line_sign", "卦身", NEUTRAL, "9.3", DECISION,
+         "the day clashes a still line holding the 卦身 日衝 (the commentary's 暗衝: one "
+         "fact, read as the text reads it; a moving 卦身 clashed by the day is 卦身衝亡)",
          "change and unease", "卦身逢衝，變更惶惑",
-         lambda k: k.place == GUA_SHEN and k.is_day_clash),
-    Sign("卦身暗衝", "line_sign", "卦身", INAUSPICIOUS, "9.3", DECISION,
-         "a still line holding the 卦身 is clashed by the day (the commentary's 暗衝, read "
-         "as the day clashing a still line)",
-         "body and mind pulled two ways", "卦身暗衝，身心二三",
          lambda k: k.place == GUA_SHEN and _still(k.value) and k.is_day_clash),
-    Sign("卦身衝亡", "line_sign", "卦身", INAUSPICIOUS, "9.3", BOOK,
-         "a moving line holding the 卦身 is clashed by the day (動逢衝散, the commentary's "
-         "gloss of 衝亡)",
+    Sign("卦身衝亡", "line_sign", "卦身", INAUSPICIOUS, "9.3", DECISION,
+         f"a moving line holding the 卦身 is clashed by the day ({SCATTER_REASON})",
          "every plan comes to nothing", "卦身動而逢衝，千慮皆失",
          lambda k: k.place == GUA_SHEN and _moving(k.value) and k.is_day_clash),
     Sign("卦身靜", "line_sign", "卦身", AUSPICIOUS, "9.2", DECISION,
@@ -337,35 +393,35 @@ SIGNS: tuple[Sign, ...] = (
          "the day or the month combines 六合 with a line holding the 卦身",
          "things go as wished: travellers return, plans succeed", "卦身逢合，適意可就",
          lambda k: k.place == GUA_SHEN and (k.day_combines or k.month_combines)),
-    Sign("世身空", "line_sign", "世身", INAUSPICIOUS, "9.4", BOOK,
-         "the 世身 line is void 旬空",
+    Sign("世身空", "shi_shen_sign", "世身", INAUSPICIOUS, "9.4", BOOK,
+         f"the 世身 line is void 旬空 ({WORLD_STRONG_REASON})",
          "doubt", "世身空主疑",
-         lambda k: k.place == SHI_SHEN and k.is_void),
-    Sign("世身破", "line_sign", "世身", INAUSPICIOUS, "9.4", BOOK,
-         "the 世身 line is broken by the month 月破",
+         lambda k: k.is_void and _harms(k)),
+    Sign("世身破", "shi_shen_sign", "世身", INAUSPICIOUS, "9.4", BOOK,
+         f"the 世身 line is broken by the month 月破 ({WORLD_STRONG_REASON})",
          "defeat", "世身破主敗",
-         lambda k: k.place == SHI_SHEN and k.is_month_break),
-    Sign("世身動", "line_sign", "世身", INAUSPICIOUS, "9.4", BOOK,
-         "the 世身 line moves",
+         lambda k: k.is_month_break and _harms(k)),
+    Sign("世身動", "shi_shen_sign", "世身", INAUSPICIOUS, "9.4", BOOK,
+         f"the 世身 line moves ({WORLD_STRONG_REASON})",
          "disorder", "世身動主亂",
-         lambda k: k.place == SHI_SHEN and _moving(k.value)),
-    Sign("世身衝", "line_sign", "世身", NEUTRAL, "9.4", BOOK,
-         "the day clashes the 世身 line 日衝",
+         lambda k: _moving(k.value) and _harms(k)),
+    Sign("世身衝", "shi_shen_sign", "世身", NEUTRAL, "9.4", BOOK,
+         f"the day clashes the 世身 line 日衝 ({WORLD_STRONG_REASON})",
          "change", "世身衝主變",
-         lambda k: k.place == SHI_SHEN and k.is_day_clash),
-    Sign("世身散", "line_sign", "世身", INAUSPICIOUS, "9.4", DECISION,
-         "the 世身 line moves and the day clashes it (散 read as 動逢衝散, §9.3 commentary)",
+         lambda k: k.is_day_clash and _harms(k)),
+    Sign("世身散", "shi_shen_sign", "世身", INAUSPICIOUS, "9.4", DECISION,
+         f"the 世身 line moves and the day clashes it ({SCATTER_REASON}; {WORLD_STRONG_REASON})",
          "loss", "世身散主失",
-         lambda k: k.place == SHI_SHEN and _moving(k.value) and k.is_day_clash),
+         lambda k: _moving(k.value) and k.is_day_clash and _harms(k)),
     Sign(MATTER_SIGNS[GUA_SHEN, matters.WANT], "matter_sign", "卦身", AUSPICIOUS, "9.5", BOOK,
          "a line holding the 卦身 holds a relative, day spirit, general or 神煞 the matter "
-         "asked about wants (matter_preference)",
+         f"asked about wants (matter_preference), {SOUND_REASON}",
          "the body holds what the matter wants", "卦身臨所喜"),
     Sign(MATTER_SIGNS[GUA_SHEN, matters.FEAR], "matter_sign", "卦身", INAUSPICIOUS, "9.5", BOOK,
          "a line holding the 卦身 holds what the matter asked about fears",
          "the body holds what the matter fears", "卦身臨所忌"),
     Sign(MATTER_SIGNS[SHI_SHEN, matters.WANT], "matter_sign", "世身", AUSPICIOUS, "9.5", BOOK,
-         "the 世身 line holds what the matter asked about wants",
+         f"the 世身 line holds what the matter asked about wants, {SOUND_REASON}",
          "the body holds what the matter wants", "世身臨所喜"),
     Sign(MATTER_SIGNS[SHI_SHEN, matters.FEAR], "matter_sign", "世身", INAUSPICIOUS, "9.5", BOOK,
          "the 世身 line holds what the matter asked about fears",
@@ -408,23 +464,15 @@ SIGNS: tuple[Sign, ...] = (
          "a line of value 6 (交)",
          "what has not yet sprouted stays hidden", "交爻，事未萌而隱",
          lambda k: k.value == 6),
-    Sign("將來", "line_sign", "line", NEUTRAL, "10.5", BOOK,
-         "the line after the 世身 line (line 6 wraps to line 1)",
-         "the coming matter", "世身之前，將來之事",
-         lambda k: k.place == AHEAD),
-    Sign("已往", "line_sign", "line", NEUTRAL, "10.5", BOOK,
-         "the line before the 世身 line (line 1 wraps to line 6)",
-         "what is past", "世身之後，已往之事",
-         lambda k: k.place == BEHIND),
-    Sign("暗動", "line_state_sign", "line", NEUTRAL, "9.3", STANDARD,
+    Sign("暗動", "line_state_sign", "line", NEUTRAL, None, STANDARD,
          "a still line the day clashes while the month makes it strong (旺 or 相)",
          "stirred by the day: it acts though it does not move", "靜爻逢日衝而旺相，暗動",
          lambda k: _still(k.value) and k.is_day_clash and k.strength in STRONG),
-    Sign("日破", "line_state_sign", "line", INAUSPICIOUS, "9.3", STANDARD,
+    Sign("日破", "line_state_sign", "line", INAUSPICIOUS, None, STANDARD,
          "a still line the day clashes while the month leaves it weak (休, 囚 or 死)",
          "scattered by the day", "靜爻逢日衝而休囚，日破",
          lambda k: _still(k.value) and k.is_day_clash and k.strength not in STRONG),
-    Sign("化合", "change_sign", "line", AUSPICIOUS, "9.2", STANDARD,
+    Sign("化合", "change_sign", "line", AUSPICIOUS, None, STANDARD,
          "a moving line changes into the branch that combines 六合 with it (回頭合)",
          "what moves comes back together", "動爻化回頭合",
          lambda k: harmony(k.branch) == k.changed_branch),
@@ -484,21 +532,23 @@ SIGNS: tuple[Sign, ...] = (
          "the inauspicious spirit's force is turned away", "凶神宜化",
          lambda k: k.nature == INAUSPICIOUS and _day_or_month(k, I_GENERATE, DRAINED)),
     Sign("凶神散", "line_state_sign", "spirit", AUSPICIOUS, "7.9", DECISION,
-         "an inauspicious day spirit's line moves and the day clashes it (散 as 動逢衝散)",
+         f"an inauspicious day spirit's line moves and the day clashes it ({SCATTER_REASON})",
          "the inauspicious spirit is scattered", "凶神宜散",
          lambda k: k.nature == INAUSPICIOUS and _moving(k.value) and k.is_day_clash),
-    Sign("凶神空", "line_state_sign", "spirit", AUSPICIOUS, "7.9", BOOK,
-         "an inauspicious day spirit's line is void 旬空",
+    Sign("凶神空", "line_state_sign", "spirit", AUSPICIOUS, "7.9", DECISION,
+         f"an inauspicious day spirit's line is void 旬空 ({NATURE_REASON})",
          "the inauspicious spirit comes to nothing", "凶神宜逢空",
          lambda k: k.nature == INAUSPICIOUS and k.is_void),
-    Sign("龍避金爻", "spirit_line_sign", "spirit", INAUSPICIOUS, "7.8", BOOK,
+    Sign("龍避金爻", "spirit_line_sign", "spirit", NEUTRAL, "7.8", BOOK,
          "the day spirit 青龍 stands on a 金 line",
-         "benevolence in a place of blades: its good turns hollow", "青龍臨金爻，吉而不吉",
-         lambda k: k.spirit == "青龍" and k.element == "金"),
-    Sign("虎伏火爻", "spirit_line_sign", "spirit", AUSPICIOUS, "7.8", BOOK,
+         "benevolence in a place of blades: the good of 青龍 turns hollow, it does not turn "
+         "to harm", "青龍之善落空",
+         lambda k: k.spirit == "青龍" and k.element == "金", cancels="青龍之吉"),
+    Sign("虎伏火爻", "spirit_line_sign", "spirit", NEUTRAL, "7.8", BOOK,
          "the day spirit 白虎 stands on a 火 line",
-         "the killer is tamed: its harm softens", "白虎臨火爻，凶而不凶",
-         lambda k: k.spirit == "白虎" and k.element == "火"),
+         "the killer is tamed: the harm of 白虎 is cancelled, it does not turn to good",
+         "白虎之害作罷",
+         lambda k: k.spirit == "白虎" and k.element == "火", cancels="白虎之凶"),
     Sign("水制朱雀", "spirit_line_sign", "spirit", AUSPICIOUS, "7.8", DECISION,
          "the day spirit 朱雀 stands on a 水 line (water's wisdom, 玄武's virtue, present on "
          "its line)",
@@ -511,8 +561,8 @@ SIGNS: tuple[Sign, ...] = (
          lambda k: k.spirit == "玄武" and k.element == "土"),
     # -- stars and mansions (§8.7–8.12) --------------------------------------------------------
     *(
-        Sign(f"{star}特現", "sole_sign", "star", polarity, passage, BOOK,
-             f"the world line moves alone and the hexagram's star is {star}",
+        Sign(f"{star}特現", "sole_sign", "star", polarity, passage, DECISION,
+             f"the world line moves alone and the hexagram's star is {star} ({SOLE_REASON})",
              gloss, f"{star}隨世獨發而現",
              (lambda s: lambda k: k.is_sole and k.star == s)(star))
         for star, polarity, passage, gloss in (
@@ -523,19 +573,21 @@ SIGNS: tuple[Sign, ...] = (
             ("熒惑", INAUSPICIOUS, "8.9", "harm in everything but letters"),
         )
     ),
-    Sign("熒惑受制", "star_sign", "star", AUSPICIOUS, "8.9", BOOK,
+    Sign("熒惑受制", "star_sign", "star", NEUTRAL, "8.9", BOOK,
          "熒惑 shows (world moving alone) and the day's element controls fire",
-         "the fire star is put out by the day: no harm", "熒惑遇日辰克之則無患",
-         lambda k: k.is_sole and k.star == "熒惑" and k.day_relation == CONTROLS_ME),
+         "the fire star is put out by the day: its harm is cancelled", "火星受日克，其害消",
+         lambda k: k.is_sole and k.star == "熒惑" and k.day_relation == CONTROLS_ME,
+         cancels="熒惑特現"),
     Sign("太白逢凶", "star_sign", "star", INAUSPICIOUS, "8.8", BOOK,
          "太白 shows and the world line holds 官鬼 or the day spirit 白虎",
          "the star of arms meets the killer or the ghost: harm", "太白值白虎官鬼有凶",
          lambda k: k.is_sole and k.star == "太白" and (k.relative == GHOST or k.spirit == "白虎")),
-    Sign("太白無咎", "star_sign", "star", AUSPICIOUS, "8.8", BOOK,
+    Sign("太白無咎", "star_sign", "star", NEUTRAL, "8.8", BOOK,
          "太白 shows and the world line holds 子孫 or the day spirit 青龍",
-         "the star of arms meets blessing or benevolence: no blame", "太白臨青龍子孫無咎",
+         "the star of arms meets blessing or benevolence: its harm is cancelled, no blame",
+         "金星遇子孫青龍，其害消",
          lambda k: k.is_sole and k.star == "太白"
-         and (k.relative == OFFSPRING or k.spirit == "青龍")),
+         and (k.relative == OFFSPRING or k.spirit == "青龍"), cancels="太白特現"),
     Sign("太陰臨咸池", "star_shensha_sign", "star", INAUSPICIOUS, "8.9", BOOK,
          "太陰 shows and 咸池 stands on the world line",
          "mercy spoiled by dissipation", "太陰臨咸池，其德敗",
@@ -549,6 +601,67 @@ SIGNS: tuple[Sign, ...] = (
          "month six months on)",
          "the star fades: inauspicious", "旦中為凶",
          lambda k: dusk.dawn_mansion(k.month_branch) == k.mansion),
+    # --- the 用神 and its chain (docs/use.md): only for a reading that names its subject
+    Sign("用神被克", "use_state_sign", "用神", INAUSPICIOUS, "6.6", DECISION,
+         "the day or the month controls the 用神 (decision: §6.6's commentary reads a "
+         "controlled 用神 as bad; the day and month are taken as the controllers)",
+         "what is asked about is held down: unfavourable", "所問受制",
+         lambda k: k.role == USE and bool(k.day_controls or k.month_controls)),
+    Sign("忌神被克", "use_state_sign", "用神", AUSPICIOUS, "6.6", DECISION,
+         "the day or the month controls the 忌神 (decision: §6.6's commentary reads a "
+         "controlled 忌神 as good)",
+         "what harms the matter is held down: favourable", "害者受制",
+         lambda k: k.role == TABOO and bool(k.day_controls or k.month_controls)),
+    Sign("原神動生用", "use_state_sign", "用神", AUSPICIOUS, "6.5", STANDARD,
+         "the 原神 is a visible line that moves (a moving relative generates, §6.5)",
+         "the source of the matter stirs and feeds it", "源動生扶",
+         lambda k: k.role == SOURCE_ROLE and k.source != HIDDEN_SOURCE and bool(k.is_moving)),
+    Sign("忌神動克用", "use_state_sign", "用神", INAUSPICIOUS, "6.6", STANDARD,
+         "the 忌神 is a visible line that moves (a moving relative controls, §6.6)",
+         "what harms the matter stirs against it", "忌動來傷",
+         lambda k: k.role == TABOO and k.source != HIDDEN_SOURCE and bool(k.is_moving)),
+    Sign("用神空", "use_state_sign", "用神", INAUSPICIOUS, None, STANDARD,
+         "the 用神 is void 旬空 on the day",
+         "what is asked about is empty for now", "所問落空",
+         lambda k: k.role == USE and bool(k.is_void)),
+    Sign("用神破", "use_state_sign", "用神", INAUSPICIOUS, None, STANDARD,
+         "the month breaks the 用神 月破",
+         "what is asked about is broken by the month", "所問遭破",
+         lambda k: k.role == USE and bool(k.is_month_break)),
+    Sign("用神伏藏", "use_state_sign", "用神", NEUTRAL, None, STANDARD,
+         "no line shows the 用神's relative: it hides 伏神 under its 飛神",
+         "what is asked about is hidden, not yet in view", "所問伏藏",
+         lambda k: k.role == USE and k.source == HIDDEN_SOURCE),
+    Sign("用神旺", "use_strength_sign", "用神", AUSPICIOUS, None, STANDARD,
+         "the 用神 is 旺 or 相 in the month, or the day generates or helps it",
+         "what is asked about has strength", "所問有力",
+         lambda k: k.role == USE and _use_strong(k)),
+    Sign("用神衰", "use_strength_sign", "用神", INAUSPICIOUS, None, STANDARD,
+         "the 用神 is 休 囚 or 死 in the month and the day neither generates nor helps it",
+         "what is asked about lacks strength", "所問無力",
+         lambda k: k.role == USE and not _use_strong(k)),
+    Sign("用神化回頭克", "use_change_sign", "用神", INAUSPICIOUS, None, STANDARD,
+         "the 用神 moves and its changed line controls it 回頭克",
+         "what is asked about turns against itself", "變而自傷",
+         lambda k: k.role == USE and transforms.returns_controlling(k.branch, k.changed_branch)),
+    Sign("用神化回頭生", "use_change_sign", "用神", AUSPICIOUS, None, STANDARD,
+         "the 用神 moves and its changed line generates it 回頭生",
+         "what is asked about is fed by its own change", "變而得生",
+         lambda k: k.role == USE and transforms.returns_generating(k.branch, k.changed_branch)),
+    Sign("用神化進神", "use_change_sign", "用神", AUSPICIOUS, "8.14", STANDARD,
+         "the 用神 moves forward within its element 化進神 (§8.14 reads it of the world line; "
+         "standard of the 用神)",
+         "what is asked about grows", "漸長",
+         lambda k: k.role == USE and transforms.advances(k.branch, k.changed_branch)),
+    Sign("用神化退神", "use_change_sign", "用神", INAUSPICIOUS, "8.14", STANDARD,
+         "the 用神 moves backward within its element 化退神 (§8.14 reads it of the world "
+         "line; standard of the 用神)",
+         "what is asked about shrinks", "漸消",
+         lambda k: k.role == USE and transforms.retreats(k.branch, k.changed_branch)),
+    Sign("伏神得出", "use_fly_sign", "用神", AUSPICIOUS, None, STANDARD,
+         "the 用神 hides, and its 飛神 moves or the day clashes it: the 伏神 comes out",
+         "what is hidden can come out", "伏者得出",
+         lambda k: k.role == USE and bool(k.fly_is_moving or k.fly_is_day_clash)),
 )  # fmt: skip
 
 
@@ -658,11 +771,17 @@ def group_rules() -> tuple[GroupRule, ...]:
 
 @dataclass(frozen=True)
 class MatterRule:
-    """matter_sign: a body place and an attitude of a matter, and the sign it gives."""
+    """matter_sign: a body place and an attitude of a matter, the state of the body line
+    (its value, void, 月破, 日衝) and the sign it gives: what the matter wants counts only on
+    a sound body (§9.5 先宜無病), what it fears on any."""
 
     matter: str
     place: str
     attitude: str
+    value: int
+    is_void: int
+    is_month_break: int
+    is_day_clash: int
     sign: str
 
 
@@ -674,10 +793,16 @@ def matter_rules() -> tuple[MatterRule, ...]:
     """For each matter, the body signs of the attitudes its preferences have (§9.5)."""
     found = {(p.matter, p.attitude) for p in matters.preferences()}
     return tuple(
-        MatterRule(matter, place, attitude, sign)
+        MatterRule(matter, place, attitude, value, void, brk, clash, sign)
         for matter in matters.matters()
         for (place, attitude), sign in MATTER_SIGNS.items()
         if (matter, attitude) in found
+        for value in lines.VALUES
+        for void in FLAG_VALUES
+        for brk in FLAG_VALUES
+        for clash in FLAG_VALUES
+        if attitude != matters.WANT
+        or bodies.is_sound(_moving(value), bool(void), bool(brk), bool(clash))
     )
 
 
@@ -736,6 +861,9 @@ HEXAGRAM = Domain(INT, references="hexagram.king_wen", lookup=lambda: range(1, 6
 MATTER = Domain(TEXT, 2, references="matter.name", lookup=lambda: matters.matters())
 BODY = Domain(TEXT, 2, listed=BODY_PLACES)
 ATTITUDE = Domain(TEXT, 8, listed=ATTITUDES)
+ROLE = Domain(TEXT, 2, listed=use.ROLES)
+USE_SOURCE = Domain(TEXT, 8, listed=use.SOURCES)
+ROLE_DOC = "The role: 用神 原神 忌神 or 仇神 (docs/use.md)"
 
 PLACE_DOC = "The line's place: 世 應 間 卦身 世身 身前 (after the 世身) or 身後 (before it)"
 VALUE_DOC = "The line's value 6..9"
@@ -833,11 +961,22 @@ def _matter_fires(r: ReadingFacts) -> Iterator[tuple[int | None, str]]:
     prefs = matters.preferences()
     for place, f in _bodies(r):
         items = _items(r, f)
+        state = (f.value, f.is_void, f.is_month_break, f.is_day_clash)
         for rule in matter_rules():
-            if (rule.matter, rule.place) == (r.matter, place.place) and any(
-                (p.item_kind, p.item) in items
-                for p in prefs
-                if (p.matter, p.attitude) == (r.matter, rule.attitude)
+            if (
+                (rule.matter, rule.place) == (r.matter, place.place)
+                and (
+                    rule.value,
+                    rule.is_void,
+                    rule.is_month_break,
+                    rule.is_day_clash,
+                )
+                == state
+                and any(
+                    (p.item_kind, p.item) in items
+                    for p in prefs
+                    if (p.matter, p.attitude) == (r.matter, rule.attitude)
+                )
             ):
                 yield place.position, rule.sign
 
@@ -879,7 +1018,7 @@ FAMILIES: tuple[Family, ...] = (
         "line_sign",
         "Signs of a line in one of its places (line_place) by its value and what the day and "
         "month do to it: 世空 世破 世動 世衝, 應空 應破, the 卦身 and 世身 conditions, 間動, "
-        "將來 and 已往 (§8.14, §9.2–9.4, §10.2–10.5).",
+        "(§8.14, §9.2–9.3, §10.2–10.3).",
         "a line's place (`line_place`: 世 應 間 卦身 世身 身前 身後), value, void, 月破, 日衝",
         (Column("place", PLACE, PLACE_DOC), Column("value", VALUE, VALUE_DOC), VOID, BREAK, CLASH),
         "lp.position",
@@ -894,6 +1033,39 @@ FAMILIES: tuple[Family, ...] = (
         """,
         keys=per_place(
             lambda r, p, f: (p.place, f.value, f.is_void, f.is_month_break, f.is_day_clash)
+        ),
+    ),
+    Family(
+        "shi_shen_sign",
+        "Signs of the 世身 line by its value and what the day and month do to it, while the "
+        "world line is weak: 世身空 破 動 衝 散 (§9.4 and its commentary).",
+        "the 世身 line's value, void, 月破, 日衝 and the world line's strength in the month",
+        (
+            Column("value", VALUE, VALUE_DOC),
+            VOID,
+            BREAK,
+            CLASH,
+            Column("world_strength", STRENGTH, "The world line's strength in the month 旺相休囚死"),
+        ),
+        "l.position",
+        """
+        JOIN hexagram h ON h.king_wen = r.primary_kw
+        JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = h.shi_shen_line
+        JOIN hexagram_line w ON w.king_wen = r.primary_kw AND w.position = h.world
+        JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
+        JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
+        JOIN branch_in_month wm ON wm.month_branch = r.month_branch AND wm.branch = w.branch
+        JOIN reading_line rl ON rl.reading_id = r.id AND rl.position = l.position
+        JOIN shi_shen_sign sh ON sh.value = rl.value AND sh.is_void = bd.is_void
+          AND sh.is_month_break = bm.is_month_break AND sh.is_day_clash = bd.is_day_clash
+          AND sh.world_strength = wm.strength
+        """,
+        keys=per_line(
+            lambda r, f: (
+                (f.value, f.is_void, f.is_month_break, f.is_day_clash, r.world.strength)
+                if f.position == r.primary.shi_shen_line
+                else None
+            )
         ),
     ),
     Family(
@@ -1194,12 +1366,17 @@ FAMILIES: tuple[Family, ...] = (
         "matter_sign",
         "The sign a body line gives when it holds what the matter asked about wants or fears "
         "(§9.5; the items are the rows of matter_preference).",
-        "the matter asked about, a body's place and what the body holds (the items of "
-        "`matter_preference`: relatives, day spirits, the noble's generals, 神煞)",
+        "the matter asked about, a body's place, its state (value, void, 月破, 日衝) and what "
+        "the body holds (the items of `matter_preference`: relatives, day spirits, the "
+        "noble's generals, 神煞)",
         (
             Column("matter", MATTER, "The matter asked about"),
             Column("place", BODY, "The body: 卦身 or 世身"),
             Column("attitude", ATTITUDE, "want or fear"),
+            Column("value", VALUE, "The body line's value 6..9"),
+            flag("is_void", "1 if the body line is void 旬空"),
+            flag("is_month_break", "1 if the month breaks the body line 月破"),
+            flag("is_day_clash", "1 if the day clashes the body line 日衝"),
         ),
         "lp.position",
         """
@@ -1210,6 +1387,9 @@ FAMILIES: tuple[Family, ...] = (
         CROSS JOIN ganzhi d
         CROSS JOIN day_spirit ds
         CROSS JOIN line_najia ln
+        CROSS JOIN reading_line rl
+        CROSS JOIN branch_on_day bd
+        CROSS JOIN branch_in_month bm
         LEFT JOIN ganzhi hg ON hg.name = r.hour_gz
         LEFT JOIN noble_hour nh ON nh.hour_branch = hg.branch
         LEFT JOIN noble_general ng
@@ -1219,6 +1399,11 @@ FAMILIES: tuple[Family, ...] = (
           AND d.name = r.day_gz AND ds.day_stem = d.stem AND ds.position = lp.position
           AND ln.king_wen = r.primary_kw AND ln.position = lp.position
           AND ln.half_year = r.najia_half
+          AND rl.reading_id = r.id AND rl.position = lp.position AND mt.value = rl.value
+          AND bd.day_gz = r.day_gz AND bd.branch = l.branch AND mt.is_void = bd.is_void
+          AND mt.is_day_clash = bd.is_day_clash
+          AND bm.month_branch = r.month_branch AND bm.branch = l.branch
+          AND mt.is_month_break = bm.is_month_break
           AND EXISTS (
           SELECT 1 FROM matter_preference mp
           WHERE mp.matter = r.matter AND mp.attitude = mt.attitude
@@ -1253,6 +1438,111 @@ FAMILIES: tuple[Family, ...] = (
         """,
         fires=_relief_fires,
         rows=lambda: (asdict(m) for m in relief_rules()),
+    ),
+    Family(
+        "use_state_sign",
+        "Signs of the 用神 and its chain by where each is and what the day and month do to it: "
+        "用神被克, 忌神被克, 原神動生用, 忌神動克用, 用神空, 用神破, 用神伏藏 (§6.5–6.6; "
+        "docs/use.md). Only a reading that names its subject has them.",
+        "a role of the reading's subject (v_reading_use): where it is, whether it moves, is "
+        "void, is month-broken, whether the day or the month controls it",
+        (
+            Column("role", ROLE, ROLE_DOC),
+            Column("source", USE_SOURCE, "Where it is: visible, hidden, world or response"),
+            flag("is_moving", "1 if it moves"),
+            VOID,
+            BREAK,
+            flag("day_controls", "1 if the day branch controls it 剋"),
+            flag("month_controls", "1 if the month branch controls it 剋"),
+        ),
+        "u.position",
+        """
+        JOIN v_reading_use u ON u.reading_id = r.id
+        JOIN use_state_sign us ON us.role = u.role AND us.source = u.source
+          AND us.is_moving = u.is_moving AND us.is_void = u.is_void
+          AND us.is_month_break = u.is_month_break AND us.day_controls = u.day_controls
+          AND us.month_controls = u.month_controls
+        """,
+        keys=lambda r: [
+            (
+                u.position,
+                (
+                    u.role,
+                    u.source,
+                    u.is_moving,
+                    u.is_void,
+                    u.is_month_break,
+                    u.day_controls,
+                    u.month_controls,
+                ),
+            )
+            for u in r.use
+        ],
+    ),
+    Family(
+        "use_strength_sign",
+        "Signs of the 用神's strength: 用神旺 and 用神衰 (standard; docs/use.md).",
+        "a role's strength in the month and whether the day generates or helps it",
+        (
+            Column("role", ROLE, ROLE_DOC),
+            Column("strength", STRENGTH, STRENGTH_DOC),
+            flag("day_generates", "1 if the day branch generates it 生"),
+            flag("day_helps", "1 if the day branch helps it 扶"),
+        ),
+        "u.position",
+        """
+        JOIN v_reading_use u ON u.reading_id = r.id
+        JOIN use_strength_sign uw ON uw.role = u.role AND uw.strength = u.strength
+          AND uw.day_generates = u.day_generates AND uw.day_helps = u.day_helps
+        """,
+        keys=lambda r: [
+            (u.position, (u.role, u.strength, u.day_generates, u.day_helps)) for u in r.use
+        ],
+    ),
+    Family(
+        "use_change_sign",
+        "Signs of a moving 用神's change: 化回頭克 化回頭生 化進神 化退神 (standard; §8.14 for the "
+        "world line).",
+        "a moving role's branch and its changed line's branch",
+        (
+            Column("role", ROLE, ROLE_DOC),
+            Column("branch", BRANCH, "Its branch"),
+            Column("changed_branch", BRANCH, "The changed line's branch"),
+        ),
+        "u.position",
+        """
+        JOIN v_reading_use u ON u.reading_id = r.id
+        JOIN ganzhi ucg ON ucg.name = u.changed_ganzhi
+        JOIN use_change_sign uc ON uc.role = u.role AND uc.branch = u.branch
+          AND uc.changed_branch = ucg.branch
+        """,
+        keys=lambda r: [
+            (u.position, (u.role, u.branch, u.changed_branch))
+            for u in r.use
+            if u.changed_branch is not None
+        ],
+    ),
+    Family(
+        "use_fly_sign",
+        "The sign of a hidden 用神 whose 飛神 moves or is clashed by the day: 伏神得出 "
+        "(standard; docs/use.md).",
+        "a hidden role's 飛神: whether it moves, whether the day clashes it",
+        (
+            Column("role", ROLE, ROLE_DOC),
+            flag("fly_is_moving", "1 if its 飛神 moves"),
+            flag("fly_is_day_clash", "1 if the day clashes its 飛神"),
+        ),
+        "u.position",
+        """
+        JOIN v_reading_use u ON u.reading_id = r.id
+        JOIN use_fly_sign uf ON uf.role = u.role AND uf.fly_is_moving = u.fly_is_moving
+          AND uf.fly_is_day_clash = u.fly_is_day_clash
+        """,
+        keys=lambda r: [
+            (u.position, (u.role, u.fly_is_moving, u.fly_is_day_clash))
+            for u in r.use
+            if u.fly_is_moving is not None
+        ],
     ),
 )
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-MODULES = ("sources", "core", "rules", "symbols", "signs", "readings", "journal", "meta")
+MODULES = ("sources", "core", "rules", "symbols", "signs", "use", "readings", "journal", "meta")
 
 
 def __getattr__(name: str) -> Any:

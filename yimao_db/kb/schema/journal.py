@@ -69,3 +69,29 @@ reading_tag = table(
     Index("ix_reading_tag_tag", "tag"),
     section=SECTION,
 )
+
+
+reading_about_change = table(
+    "reading_about_change",
+    "Each change of a reading's subject after the cast (yimao about), in the order made: "
+    "the subject before and after, and when.",
+    col("id", Integer, primary_key=True, comment="Change id, in the order the changes were made"),
+    _reading(),
+    col("changed_at", String(40), comment="When: local time with offset, ISO 8601"),
+    col(
+        "old",
+        String(8),
+        ForeignKey("subject.name"),
+        nullable=True,
+        comment="The subject before (NULL: none was said)",
+    ),
+    col(
+        "new",
+        String(8),
+        ForeignKey("subject.name"),
+        nullable=True,
+        comment="The subject after (NULL: cleared)",
+    ),
+    Index("ix_reading_about_change_reading_id", "reading_id"),
+    section=SECTION,
+)

@@ -97,6 +97,15 @@ reading = table(
         nullable=True,
         comment="The kind of matter asked about (§9.5): 功名 財利 獄訟 or 憂患; NULL if not said",
     ),
+    col(
+        "about",
+        String(8),
+        fk("subject.name"),
+        nullable=True,
+        comment="The subject asked about (docs/use.md): its 用神 is v_reading_use; NULL if not "
+        "said. Set at the cast (--about, or the matter's default subject) or later with "
+        "yimao about, which records the change in reading_about_change",
+    ),
     one_of("method", METHODS),
     one_of("najia_variant", NAJIA_VARIANTS),
     one_of("half_year", HALF_YEARS),

@@ -397,6 +397,30 @@ month_spirit_branch = table(
 )
 
 
+line_places = table(
+    "line_places",
+    "The places §10.5 and §10.3 give each line of each hexagram: 將來 after the 世身 line "
+    "and 已往 before it (line 6 wrapping to 1; the book's 身世 read as the 世身, a "
+    "decision), on a between line 近我 beside the world or 近彼 beside the response (§10.3), "
+    "then the places of its position (line_role: 地 右鄰 後鄰, 臣, 門戶, 左鄰 前鄰, 君, 天). "
+    "Places, not judgments: what the line stands for in the matter. Every line has a row.",
+    col(
+        "king_wen",
+        Integer,
+        fk("hexagram.king_wen"),
+        primary_key=True,
+        autoincrement=False,
+        comment="The hexagram",
+    ),
+    col("position", Integer, primary_key=True, autoincrement=False, comment="Line 1..6"),
+    col("places", String(24), comment="Its places, joined by ',' (將來 or 已往 first)"),
+    between("position", 1, 6),
+    section=SECTION,
+    sqlite_with_rowid=False,
+    cited=True,
+)
+
+
 branch_on_day = table(
     "branch_on_day",
     "What the day does to a branch (standard): void 旬空 (its decade does not reach the "

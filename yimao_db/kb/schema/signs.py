@@ -59,11 +59,11 @@ sign_weight = table(
     "§7.12 day and month spirits over hour spirits and generals; §8.13 commentary stars "
     "and mansions after the world's omens). Higher weighs more.",
     col(
-        "weight", Integer, primary_key=True, autoincrement=False, comment="1..5, higher weighs more"
+        "weight", Integer, primary_key=True, autoincrement=False, comment="1..6, higher weighs more"
     ),
-    col("name", String(4), unique=True, comment="What weighs so: 世應 卦身 世身 爻 星宿"),
+    col("name", String(4), unique=True, comment="What weighs so: 用神 世應 卦身 世身 爻 星宿"),
     col("gloss", String(200), comment="Short English label (our words, not the book's)"),
-    between("weight", 1, 5),
+    between("weight", 1, 6),
     section=SECTION,
     cited=True,
 )
@@ -77,9 +77,10 @@ sign = table(
     col(
         "subject",
         String(8),
-        comment="What it speaks of: 世 應 世應 卦身 世身 間爻 line hexagram spirit star mansion",
+        comment="What it speaks of: 用神 世 應 世應 卦身 世身 間爻 line hexagram spirit star "
+        "mansion",
     ),
-    col("chart_group", String(8), comment="Where a chart lists it: world bodies between lines"),
+    col("chart_group", String(8), comment="Where a chart lists it: use world bodies between lines"),
     col("polarity", String(1), comment="吉 auspicious, 凶 inauspicious, 中 neither"),
     col("weight", Integer, fk("sign_weight.weight"), comment="How much it weighs (sign_weight)"),
     col("rule_table", String(40), comment="The table holding its condition, e.g. line_sign"),
@@ -91,6 +92,17 @@ sign = table(
     one_of("polarity", POLARITIES),
     section=SECTION,
     cited=True,
+)
+
+# added by revision 0013, after the columns every cited table ends with
+sign.append_column(
+    col(
+        "cancels",
+        String(8),
+        nullable=True,
+        comment="What it cancels, when it cancels a harm or a good instead of being 吉 or 凶 "
+        "(polarity 中): a sign (太白特現) or a spirit's force (白虎之凶); NULL otherwise",
+    )
 )
 
 line_place = table(

@@ -7,7 +7,7 @@ from sqlalchemy import CheckConstraint, Integer, String, Text
 from yimao_db.kb.schema.base import col, one_of, table
 
 SECTION = "sources"
-COVERAGE = ("encoded", "theory")
+COVERAGE = ("encoded", "partial", "theory")
 MAX_THEORY = 10  # at most this many passages may be theory
 
 
@@ -16,8 +16,8 @@ source_passage = table(
     "The 77 numbered passages of 《易冒》卷一 (chapter and passage, as listed in "
     "seed/data/passages.tsv). "
     "No text of the book is stored; rows elsewhere cite a passage by its id. Every passage "
-    "is accounted for: encoded (some row cites it) or theory (nothing to compute; a note "
-    "says why).",
+    "is accounted for: encoded (some row cites it), partial (some row cites it, and a note "
+    "names what of it is not applied) or theory (nothing to compute; a note says why).",
     col("id", String(8), primary_key=True, comment="Citation, e.g. 8.11"),
     col("chapter_no", Integer, comment="Chapter number 1..10"),
     col("chapter", String(16), comment="Chapter title, e.g. 世應章第八"),
@@ -37,5 +37,6 @@ source_passage = table(
     col("note", Text, nullable=True, comment="Why a theory passage encodes nothing"),
     one_of("coverage", COVERAGE),
     CheckConstraint("coverage <> 'theory' OR note IS NOT NULL", name="theory_has_note"),
+    CheckConstraint("coverage <> 'partial' OR note IS NOT NULL", name="partial_has_note"),
     section=SECTION,
 )

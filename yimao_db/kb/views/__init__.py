@@ -54,10 +54,10 @@ __all__ = [
 @cache
 def views() -> dict[str, View]:
     """Every view by name, in creation order (a view after those it selects from)."""
-    from yimao_db.kb.views import citation, core, readings, signs
+    from yimao_db.kb.views import citation, core, readings, signs, use
 
     found: dict[str, View] = {}
-    for module in (core, readings, signs, citation):
+    for module in (core, readings, use, signs, citation):
         for view in module.VIEWS:
             found[view.name] = view
     return found

@@ -3,7 +3,8 @@
 A chart is the row of ``v_reading`` with the rows of four views beside it, its
 :data:`PARTS`: the lines (``v_reading_line``), the hidden spirits (``v_reading_hidden``),
 the signs (``v_reading_sign``) and the changed hexagram's lines
-(``v_reading_changed_line``). :func:`chart_rows_source` writes ``yimao_db/chart_rows.py``
+(``v_reading_changed_line``) and the 用神 with its chain
+(``v_reading_use``). :func:`chart_rows_source` writes ``yimao_db/chart_rows.py``
 from the declarations of those views: one frozen dataclass per view with one field per
 column (``reading_id`` left out of the parts), typed by the column's kind, the columns each
 view is read by, and the names of the flag and list columns. ``yimao cast`` reads a chart
@@ -48,6 +49,13 @@ PARTS = (
         "v_reading_changed_line",
         "The changed hexagram's six lines, line 1 first; empty when no line moves",
         "changed_line",
+    ),
+    Part(
+        "use",
+        "ChartUse",
+        "v_reading_use",
+        "The 用神 and its 原神 忌神 仇神, 用神 first; empty when the reading names no subject",
+        "use",
     ),
 )
 CHART_VIEWS = (HEAD, *(p.view for p in PARTS))

@@ -382,6 +382,15 @@ V_READING_LINE = View(
             "for a still line",
             FLAG_OR_NULL,
         ),
+        col(
+            "places",
+            "The line's places, joined by ',': 將來 after the 世身 line, 已往 before it "
+            "(§10.5), 近我 or 近彼 on the between line beside the world or the response "
+            "(§10.3), then 地 右鄰 後鄰 (1), 臣 (2), 門戶 (3, 4), 左鄰 前鄰 (4), 君 (5), 天 (6) "
+            "(§10.5); what the line stands for, not a judgment",
+            "places joined by ','",
+            kind="texts",
+        ),
     ),
     """
 SELECT r.id AS reading_id, rl.position, rl.value, lv.is_moving,
@@ -398,7 +407,7 @@ SELECT r.id AS reading_id, rl.position, rl.value, lv.is_moving,
        mb.is_on AS month_on, mb.generates AS month_generates, mb.helps AS month_helps,
        mb.controls AS month_controls, mb.combines AS month_combines,
        cbd.is_void AS changed_is_void, cbm.is_month_break AS changed_is_month_break,
-       cbd.is_day_clash AS changed_is_day_clash
+       cbd.is_day_clash AS changed_is_day_clash, lps.places
 FROM reading r
 LEFT JOIN ganzhi d ON d.name = r.day_gz
 LEFT JOIN ganzhi hg ON hg.name = r.hour_gz
@@ -416,6 +425,7 @@ LEFT JOIN branch_bearing db ON db.actor = d.branch AND db.branch = l.branch
 LEFT JOIN branch_bearing mb ON mb.actor = r.month_branch AND mb.branch = l.branch
 LEFT JOIN month_spirit_branch msb ON msb.month_branch = r.month_branch AND msb.branch = l.branch
 LEFT JOIN month_mansion mm ON mm.month_branch = r.month_branch AND mm.mansion = l.mansion
+LEFT JOIN line_places lps ON lps.king_wen = r.primary_kw AND lps.position = rl.position
 LEFT JOIN day_spirit ds ON ds.day_stem = d.stem AND ds.position = rl.position
 LEFT JOIN hour_spirit hsp
   ON hsp.day_stem = d.stem AND hsp.hour_branch = hg.branch AND hsp.position = rl.position

@@ -39,13 +39,22 @@ V_READING_SIGN = View(
             "weight",
             "How much it weighs, higher more: 5 世應, 4 卦身, 3 世身, 2 lines and day "
             "spirits, 1 stars and mansions (§9.6)",
-            "1..5",
+            "1..6",
         ),
         col("passage", "The passage it rests on §chapter.passage", "FK source_passage.id or NULL"),
         col("basis", "book, standard or decision (docs/signs.md)", "book/standard/decision"),
+        col("meaning", "What it means, in English (our words)"),
+        col("meaning_zh", "What it means, in Chinese (our words)"),
+        col(
+            "cancels",
+            "What it cancels (a sign, or a spirit's good or harm) when it neither helps nor "
+            "harms itself; NULL otherwise",
+            "text or NULL",
+        ),
     ),
     f"""
-SELECT x.reading_id, x.sign, x.position, s.subject, s.polarity, s.weight, s.passage, s.basis
+SELECT x.reading_id, x.sign, x.position, s.subject, s.polarity, s.weight, s.passage, s.basis,
+       s.meaning, s.meaning_zh, s.cancels
 FROM (
 {UNION}
 ) x

@@ -1,0 +1,241 @@
+"""用神: the candidates for each role of a reading with a subject (v_reading_use_candidate)
+and the chosen line of each role against the moment (v_reading_use); docs/use.md.
+
+The candidates come from three arms: the world or response line for a subject of that kind
+(the 用神 only), the visible lines of the role's relative, and its hidden spirits (which
+exist only when no line shows the relative). Each candidate's key is looked up in
+``use_candidate_rank``; candidates are ordered by that rank, then by position, and the
+reason a candidate lost is the ``use_loss_reason`` row of its rank against the chosen one's.
+"""
+
+from __future__ import annotations
+
+from yimao_db.kb.views.base import FLAG, FLAG_OR_NULL, POSITION, READING, View, col
+
+ROLE = "用神 原神 忌神 or 仇神"
+SOURCE = "visible/hidden/world/response"
+
+# the three arms share their head: the reading, its subject, the relative of each role
+_HEAD = """
+FROM reading r
+JOIN subject s ON s.name = r.about
+LEFT JOIN line_place sp ON sp.king_wen = r.primary_kw AND sp.place = s.place
+LEFT JOIN hexagram_line sl ON sl.king_wen = r.primary_kw AND sl.position = sp.position
+JOIN relative_role rr ON rr.use_relative = COALESCE(s.relative, sl.relative)
+JOIN use_role ur ON ur.role = rr.role"""
+
+_KEY = """
+LEFT JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = {b}
+LEFT JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = {b}
+JOIN use_candidate_rank k ON k.is_moving = {moving} AND k.is_world = {world}
+  AND k.is_response = {response} AND k.strength = bm.strength AND k.is_void = bd.is_void
+  AND k.is_month_break = bm.is_month_break"""
+
+_COLUMNS = (
+    "r.id AS reading_id, r.about AS subject, rr.role, ur.ordinal AS role_ordinal, "
+    "rr.relative, {source} AS source, {position} AS position, k.is_moving, k.is_world, "
+    "k.is_response, k.strength, k.is_void, k.is_month_break, k.rank AS key_rank"
+)
+
+_ARMS = f"""
+SELECT {_COLUMNS.format(source="s.kind", position="l.position")}
+{_HEAD}
+JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = sp.position
+JOIN reading_line rl ON rl.reading_id = r.id AND rl.position = l.position
+JOIN line_value lv ON lv.value = rl.value
+{_KEY.format(b="l.branch", moving="lv.is_moving", world="l.is_world", response="l.is_response")}
+WHERE ur.by_place = 1
+UNION ALL
+SELECT {_COLUMNS.format(source="'visible'", position="l.position")}
+{_HEAD}
+JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.relative = rr.relative
+JOIN reading_line rl ON rl.reading_id = r.id AND rl.position = l.position
+JOIN line_value lv ON lv.value = rl.value
+{_KEY.format(b="l.branch", moving="lv.is_moving", world="l.is_world", response="l.is_response")}
+WHERE s.place IS NULL OR ur.by_place = 0
+UNION ALL
+SELECT {_COLUMNS.format(source="'hidden'", position="hs.position")}
+{_HEAD}
+JOIN hidden_spirit hs ON hs.king_wen = r.primary_kw AND hs.relative = rr.relative
+{_KEY.format(b="hs.branch", moving="0", world="0", response="0")}
+WHERE s.place IS NULL OR ur.by_place = 0"""
+
+V_READING_USE_CANDIDATE = View(
+    "v_reading_use_candidate",
+    "readings",
+    "Every candidate line for each role (用神 原神 忌神 仇神) of a reading with a subject: the "
+    "world or response line for a subject of that kind, else the visible lines of the role's "
+    "relative, else its hidden spirits (伏神); ranked by use_candidate_rank then position "
+    "(rank 1 is chosen), each other one with the reason it lost (docs/use.md).",
+    (
+        col("reading_id", "The reading", READING),
+        col("subject", "The subject asked about (reading.about)", "FK subject.name"),
+        col("role", "The role", ROLE),
+        col("role_ordinal", "1..4: 用神 原神 忌神 仇神", "1..4"),
+        col("relative", "The role's relative", "FK relative.name"),
+        col(
+            "source",
+            "Where the candidate is: a visible line, a hidden spirit, the world or "
+            "the response line",
+            SOURCE,
+        ),
+        col("position", "The line (for a hidden spirit, the line it hides under)", POSITION),
+        col("is_moving", "1 if it moves (0 for a hidden spirit)", FLAG),
+        col("is_world", "1 on the world line (0 for a hidden spirit)", FLAG),
+        col("is_response", "1 on the response line (0 for a hidden spirit)", FLAG),
+        col("strength", "Its strength in the month", "FK strength.name"),
+        col("is_void", "1 if void 旬空", FLAG),
+        col("is_month_break", "1 if month-broken 月破", FLAG),
+        col("key_rank", "use_candidate_rank.rank of its key (1 best)", "1..40"),
+        col("rank", "Its place among the role's candidates; 1 is the one chosen", "1..6"),
+        col("candidate_count", "How many candidates the role has", "1..6"),
+        col(
+            "reason",
+            "Why it lost to the chosen one (use_loss_reason); NULL for the chosen one",
+            null=True,
+        ),
+    ),
+    f"""
+SELECT c.reading_id, c.subject, c.role, c.role_ordinal, c.relative, c.source, c.position,
+       c.is_moving, c.is_world, c.is_response, c.strength, c.is_void, c.is_month_break,
+       c.key_rank, c.rank, c.candidate_count, lr.reason
+FROM (
+  SELECT a.*,
+         ROW_NUMBER() OVER w AS rank,
+         FIRST_VALUE(a.key_rank) OVER w AS chosen_rank,
+         COUNT(*) OVER (PARTITION BY a.reading_id, a.role) AS candidate_count
+  FROM ({_ARMS}
+  ) a
+  WINDOW w AS (PARTITION BY a.reading_id, a.role ORDER BY a.key_rank, a.position)
+) c
+LEFT JOIN use_loss_reason lr
+  ON c.rank > 1 AND lr.winner_rank = c.chosen_rank AND lr.loser_rank = c.key_rank
+""",
+)
+
+_BEARINGS = ("on", "generates", "helps", "controls", "combines")
+
+
+def _bearing_columns() -> tuple[object, ...]:
+    out = []
+    for side, what in (("day", "the day branch"), ("month", "the month branch 月建")):
+        for b in _BEARINGS:
+            out.append(col(f"{side}_{b}", f"1 if {what} {b} it (臨 生 扶 剋 合)", FLAG))
+    return tuple(out)
+
+
+V_READING_USE = View(
+    "v_reading_use",
+    "readings",
+    "The 用神 of each reading with a subject, and its 原神 忌神 仇神, each the chosen "
+    "candidate of v_reading_use_candidate, with its state against the moment (as "
+    "v_reading_line or, for a hidden spirit, v_reading_hidden gives it) and, for a hidden "
+    "one, how its 飛神 stands to it.",
+    (
+        col("reading_id", "The reading", READING),
+        col("subject", "The subject asked about", "FK subject.name"),
+        col("role", "The role", ROLE),
+        col("role_ordinal", "1..4: 用神 原神 忌神 仇神", "1..4"),
+        col("mark", "用 原 忌 or 仇, as a chart marks the line", "用/原/忌/仇"),
+        col("relative", "The role's relative", "FK relative.name"),
+        col("source", "visible line, hidden spirit 伏神, world or response line", SOURCE),
+        col("position", "The line (for a hidden spirit, the line it hides under)", POSITION),
+        col("stem", "Its najia stem under the reading's variant", "FK stem.name"),
+        col("branch", "Its branch", "FK branch.name"),
+        col("element", "Its element", "FK element.name"),
+        col("ganzhi", "Stem + branch", "FK ganzhi.name"),
+        col("strength", "Strength in the month 旺相休囚死", "FK strength.name"),
+        col("stage", "Twelve stage at the day branch", "FK stage.name"),
+        *_bearing_columns(),  # type: ignore[arg-type]
+        col("is_void", "1 if void 旬空", FLAG),
+        col("is_month_break", "1 if month-broken 月破", FLAG),
+        col("is_day_clash", "1 if the day branch clashes it 日衝", FLAG),
+        col("is_moving", "1 if it moves (0 for a hidden spirit)", FLAG),
+        col(
+            "transform",
+            "A moving line's transforms (as v_reading_line.transform); NULL otherwise",
+            "transforms joined by ',' or NULL",
+            kind="texts",
+        ),
+        col(
+            "changed_ganzhi",
+            "A moving line's changed line; NULL otherwise",
+            "FK ganzhi.name or NULL",
+        ),
+        col(
+            "fly_relation",
+            "For a hidden spirit: 飛生伏 伏生飛 飛克伏 伏克飛 or 比和; NULL otherwise",
+            "fly_hidden_relation.relation or NULL",
+        ),
+        col(
+            "fly_ganzhi",
+            "For a hidden spirit: the 飛神 above it; NULL otherwise",
+            "FK ganzhi.name or NULL",
+        ),
+        col(
+            "fly_is_moving",
+            "For a hidden spirit: 1 if its 飛神 moves; NULL otherwise",
+            FLAG_OR_NULL,
+        ),
+        col(
+            "fly_is_day_clash",
+            "For a hidden spirit: 1 if the day clashes its 飛神; NULL otherwise",
+            FLAG_OR_NULL,
+        ),
+        col(
+            "month_stands_for",
+            "1 if the month branch is the role's relative (月日代用, information)",
+            FLAG,
+        ),
+        col(
+            "day_stands_for",
+            "1 if the day branch is the role's relative (月日代用, information)",
+            FLAG,
+        ),
+        col("candidate_count", "How many candidates the role had", "1..6"),
+    ),
+    """
+SELECT c.reading_id, c.subject, c.role, c.role_ordinal, ur.mark, c.relative, c.source,
+       c.position, COALESCE(hz.stem, vl.stem) AS stem, COALESCE(vh.branch, vl.branch) AS branch,
+       COALESCE(vh.element, vl.element) AS element, COALESCE(vh.ganzhi, vl.ganzhi) AS ganzhi,
+       c.strength, COALESCE(vh.stage, vl.stage) AS stage,
+       COALESCE(vh.day_on, vl.day_on) AS day_on,
+       COALESCE(vh.day_generates, vl.day_generates) AS day_generates,
+       COALESCE(vh.day_helps, vl.day_helps) AS day_helps,
+       COALESCE(vh.day_controls, vl.day_controls) AS day_controls,
+       COALESCE(vh.day_combines, vl.day_combines) AS day_combines,
+       COALESCE(vh.month_on, vl.month_on) AS month_on,
+       COALESCE(vh.month_generates, vl.month_generates) AS month_generates,
+       COALESCE(vh.month_helps, vl.month_helps) AS month_helps,
+       COALESCE(vh.month_controls, vl.month_controls) AS month_controls,
+       COALESCE(vh.month_combines, vl.month_combines) AS month_combines,
+       c.is_void, c.is_month_break, COALESCE(vh.is_day_clash, vl.is_day_clash) AS is_day_clash,
+       c.is_moving, vl.transform, vl.changed_ganzhi,
+       fh.relation AS fly_relation, vh.over_ganzhi AS fly_ganzhi,
+       fl.is_moving AS fly_is_moving, fl.is_day_clash AS fly_is_day_clash,
+       CAST(mr.relative = c.relative AS INTEGER) AS month_stands_for,
+       CAST(dr.relative = c.relative AS INTEGER) AS day_stands_for,
+       c.candidate_count
+FROM v_reading_use_candidate c
+JOIN reading r ON r.id = c.reading_id
+LEFT JOIN use_role ur ON ur.role = c.role
+LEFT JOIN v_reading_line vl
+  ON c.source <> 'hidden' AND vl.reading_id = c.reading_id AND vl.position = c.position
+LEFT JOIN v_reading_hidden vh
+  ON c.source = 'hidden' AND vh.reading_id = c.reading_id AND vh.position = c.position
+LEFT JOIN v_reading_line fl
+  ON c.source = 'hidden' AND fl.reading_id = c.reading_id AND fl.position = c.position
+LEFT JOIN ganzhi hz ON hz.name = vh.ganzhi
+LEFT JOIN fly_hidden_relation fh ON fh.fly_element = fl.element AND fh.hidden_element = vh.element
+LEFT JOIN hexagram h ON h.king_wen = r.primary_kw
+LEFT JOIN trigram pt ON pt.name = h.palace
+LEFT JOIN ganzhi d ON d.name = r.day_gz
+LEFT JOIN branch mb ON mb.name = r.month_branch
+LEFT JOIN branch db ON db.name = d.branch
+LEFT JOIN element_relation mr ON mr.me = pt.element AND mr.other = mb.element
+LEFT JOIN element_relation dr ON dr.me = pt.element AND dr.other = db.element
+WHERE c.rank = 1
+""",
+)
+
+VIEWS = (V_READING_USE_CANDIDATE, V_READING_USE)
