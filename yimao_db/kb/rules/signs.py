@@ -1017,8 +1017,8 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         "line_sign",
         "Signs of a line in one of its places (line_place) by its value and what the day and "
-        "month do to it: 世空 世破 世動 世衝, 應空 應破, the 卦身 and 世身 conditions, 間動, "
-        "(§8.14, §9.2–9.3, §10.2–10.3).",
+        "month do to it: 世空 世破 世動 世衝, 應空 應破, the 卦身 conditions, 間動 (§8.14, "
+        "§9.2–9.3, §10.2–10.3).",
         "a line's place (`line_place`: 世 應 間 卦身 世身 身前 身後), value, void, 月破, 日衝",
         (Column("place", PLACE, PLACE_DOC), Column("value", VALUE, VALUE_DOC), VOID, BREAK, CLASH),
         "lp.position",
