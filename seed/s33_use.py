@@ -8,7 +8,7 @@ from dataclasses import asdict
 from typing import Any
 
 from yimao_db.kb.facts import facts
-from yimao_db.kb.rules import use
+from yimao_db.kb.rules import questions, use
 
 Rows = dict[str, list[dict[str, Any]]]
 
@@ -103,6 +103,16 @@ def rows(done: Mapping[str, list[dict[str, Any]]]) -> Rows:
             }
             for s in use.RULE
         ],
+        "question_parties": [
+            {**asdict(q), **cite("8.15", use.DECISION)} for q in questions.parties()
+        ],
+        "question_between": [
+            {
+                **asdict(b),
+                **cite("10.3" if b.between_use == questions.HELPER else "10.2", use.DECISION),
+            }
+            for b in questions.betweens()
+        ],
     }
 
 
@@ -121,4 +131,12 @@ def checks(tables: Mapping[str, list[dict[str, Any]]]) -> list[str]:
     missing = [r["symbol"] for r in images if r["symbol"] not in names]
     if missing:
         out.append(f"book images without a subject: {missing}")
+    # §8.15: a lawsuit is between two parties, a question with neither matter nor subject is
+    # not; §10.3: a lawsuit's between line is its witness (between_use 詞訟)
+    parties = {(r["matter"], r["about"]): r["two_parties"] for r in tables["question_parties"]}
+    if parties.get(("獄訟", "")) != 1 or parties.get(("", "")) != 0 or parties.get(("", "應")) != 1:
+        out.append("question_parties: 獄訟 and 應 are between two parties, no question is not")
+    between = {r["matter"]: r["domain"] for r in tables["question_between"]}
+    if between.get("獄訟") != "詞訟" or between.get("") is not None:
+        out.append(f"question_between: 獄訟's between line is 詞訟's helper, found {between}")
     return out

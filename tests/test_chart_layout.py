@@ -270,9 +270,9 @@ def test_the_changed_column_shows_every_transform_and_the_lines_their_strength(
 
 def test_opposite_signs_on_one_line_are_explained(fresh_db: str) -> None:
     """既濟之隨 asking about wealth on a 戊戌 day: the 世身 (line 6, 子 兄弟) holds 地財, which
-    wealth wants, and 兄弟, which it fears; line 5's between line is helped and holds 官鬼;
-    the 用神 (妻財 hidden under line 3) is strong and its 忌神 is held down, while the 忌神
-    on line 3 moves against it."""
+    wealth wants, and 兄弟, which it fears (line 5's between line is helped and holds 官鬼, but
+    only a lawsuit's between line helps, §10.3); the 用神 (妻財 hidden under line 3) is
+    strong and its 忌神 is held down, while the 忌神 on line 3 moves against it."""
     from yimao_db.present.signs import opposed
 
     rid = cast_into(fresh_db, "789678", pillars="甲辰,丙寅,戊戌,庚申", matter="wealth")
@@ -280,11 +280,9 @@ def test_opposite_signs_on_one_line_are_explained(fresh_db: str) -> None:
     assert opposed(c.signs) == [
         "line 3: 忌神被克 用神旺 伏神得出 (吉) and 忌神動克用 (凶) both hold, each on its own "
         "condition; neither cancels the other",
-        "line 5: 間生助 (吉) and 間鬼 (凶) both hold, each on its own condition; neither "
-        "cancels the other",
         "line 6: 世身得喜 (吉) and 世身逢忌 (凶) both hold, each on its own condition; neither "
         "cancels the other",
     ]
     text = render_chart(c, cells_wide=200)
     assert "  opposed  line 3: 忌神被克 用神旺 伏神得出 (吉) and 忌神動克用 (凶) both hold" in text
-    assert "\n           line 5: 間生助 (吉) and 間鬼 (凶) both hold" in text
+    assert "\n           line 6: 世身得喜 (吉) and 世身逢忌 (凶) both hold" in text

@@ -272,9 +272,10 @@ def test_stats_by_sign_counts_each_reading_once(
     assert code == 0
     rows = json.loads(out)
     by_sign = {r["sign"]: r for r in rows}
-    # 間生助 fires on two lines of reading 1, and in every reading: four readings, not five
-    assert by_sign["間生助"] == {
-        "sign": "間生助",
+    # 凶神化 fires on two lines of reading 1 (and of 3), and in every reading: four readings,
+    # not six
+    assert by_sign["凶神化"] == {
+        "sign": "凶神化",
         "polarity": "吉",
         "readings": 4,
         "judged": 3,
@@ -283,10 +284,11 @@ def test_stats_by_sign_counts_each_reading_once(
         "miss": 1,
         "hit_rate": 0.333,
     }
-    assert (by_sign["應生世"]["readings"], by_sign["應生世"]["hit_rate"]) == (2, 0.5)  # 1 and 3
+    assert (by_sign["世動"]["readings"], by_sign["世動"]["hit_rate"]) == (2, 1.0)  # 1 and 4
+    assert "應生世" not in by_sign  # 姤 has it, but no question is between two parties (§8.15)
     assert (by_sign["卦身缺"]["judged"], by_sign["卦身缺"]["hit_rate"]) == (1, 0.0)  # 2 and 4
     assert by_sign["獨發"]["hit_rate"] is None  # only 4, which has no outcome
-    assert rows[0]["sign"] == "間生助"  # the most readings first
+    assert rows[0]["readings"] == 4  # the most readings first
     counts = [r["readings"] for r in rows]
     assert counts == sorted(counts, reverse=True)
 

@@ -106,13 +106,12 @@ def test_cast_prints_the_chart(capsys: pytest.CaptureFixture[str], fresh_db: str
         "  bodies   卦身缺 凶 §9.2 — the matter has no master, like a mind with nothing to hold to",
     ]
     assert signs[4] == "  between  間動 凶 §10.2 — an obstacle between me and the other (4)"
-    assert signs[7] == "  lines    吉神生 吉 §7.9 — the auspicious spirit is fed (1)"
+    assert signs[5] == "           間鬼 凶 §10.4 — worry arises close to home (5)"
+    assert signs[6] == "  lines    吉神生 吉 §7.9 — the auspicious spirit is fed (1)"
     assert "           水制朱雀 吉 §7.8 — quarrelling is overcome by wisdom (6)" in signs
-    assert signs[-2:] == [  # line 4's between line is helped and moves (間生助, 間動)
-        "  opposed  line 4: 間生助 (吉) and 間動 (凶) both hold, each on its own condition; "
-        "neither cancels",
-        "             the other",
-    ]
+    # line 4's between line is helped, but only a lawsuit's between line helps (間生助, §10.3):
+    # here it moves as an obstacle, and no two signs of one line pull opposite ways
+    assert signs[-1] == "           水制朱雀 吉 §7.8 — quarrelling is overcome by wisdom (6)"
     assert not {"將來", "已往"} & {s.split()[0] for s in signs[1:] if s.split()}
 
 

@@ -264,6 +264,7 @@ def expected_chart(
         hour_gz=hour_gz,
         najia_half=half,
         matter=matter,
+        about=about,
         use=use_facts(use_rows),
     )
     by_name = signs.by_name()

@@ -79,6 +79,7 @@ def reading_facts(
     hour_gz: str | None,
     najia_half: str,
     matter: str | None,
+    about: str | None = None,
     use: tuple[UseFacts, ...] = (),
 ) -> ReadingFacts:
     """``values`` cast at the given moment, about ``matter``, as the sign families see it."""
@@ -101,6 +102,7 @@ def reading_facts(
         najia_half=najia_half,
         matter=matter,
         gua_shen_lines=len(gua_shen),
+        about=about,
         use=use,
     )
 
@@ -125,10 +127,12 @@ def expected_signs(
     hour_gz: str | None,
     najia_half: str,
     matter: str | None,
+    about: str | None = None,
     use: tuple[UseFacts, ...] = (),
 ) -> list[FiredSign]:
-    """Every sign that fires for ``values`` cast at the given moment, about ``matter``, with
-    the roles ``use`` of its subject (:func:`yimao_db.kb.expected.use.use_facts`)."""
+    """Every sign that fires for ``values`` cast at the given moment, about ``matter`` and
+    the subject ``about``, with the roles ``use`` of that subject
+    (:func:`yimao_db.kb.expected.use.use_facts`)."""
     reading = reading_facts(
         values,
         day_gz=day_gz,
@@ -136,6 +140,7 @@ def expected_signs(
         hour_gz=hour_gz,
         najia_half=najia_half,
         matter=matter,
+        about=about,
         use=use,
     )
     return [found for family in signs.FAMILIES for found in family_signs(family, reading)]

@@ -162,6 +162,7 @@ class ReadingFacts:
     najia_half: str
     matter: str | None
     gua_shen_lines: int  # how many lines hold the 卦身
+    about: str | None = None  # the subject asked about
     use: tuple[UseFacts, ...] = ()  # the roles of the reading's subject; none without one
 
     def line(self, position: int) -> LineFacts:

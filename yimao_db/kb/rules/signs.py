@@ -38,6 +38,7 @@ from yimao_db.kb.rules import (
     dusk,
     lines,
     matters,
+    questions,
     shensha,
     spirits,
     stages,
@@ -46,6 +47,7 @@ from yimao_db.kb.rules import (
 )
 from yimao_db.kb.rules.day_month import CONTROLS_ME, GENERATES_ME, SAME
 from yimao_db.kb.rules.elements import relation
+from yimao_db.kb.rules.questions import HELPER, OBSTACLE
 from yimao_db.kb.rules.relations import clash, harmony, punishments, triads
 from yimao_db.kb.rules.sign_family import (
     FLAG,
@@ -178,7 +180,6 @@ SUBJECT_WEIGHT = {
 class HexagramKey:
     """hexagram_sign: facts of a primary hexagram (the table is keyed by its King Wen number)."""
 
-    world_response: str  # how the response's element stands to the world's (elements.relation)
     gua_shen_lines: int  # how many lines hold the 卦身
     generation: int  # 0 本宮 .. 7 歸魂
 
@@ -295,22 +296,26 @@ SIGNS: tuple[Sign, ...] = (
          "response, and a broken one fails the same way",
          "the other side fails", "應爻月破，彼方失陷",
          lambda k: k.place == RESPONSE and k.is_month_break),
-    Sign("世克應", "hexagram_sign", "世應", AUSPICIOUS, "8.15", BOOK,
-         "the world line's element controls the response line's",
+    Sign("世克應", "world_response_sign", "世應", AUSPICIOUS, "8.15", BOOK,
+         "in a question between two parties (question_parties), the world line's element "
+         "controls the response line's",
          "I prevail over the other", "世克應，我勝彼",
-         lambda k: k.world_response == "i_control"),
-    Sign("應克世", "hexagram_sign", "世應", INAUSPICIOUS, "8.15", BOOK,
-         "the response line's element controls the world line's",
+         lambda k: k.two_parties and k.relation == "i_control"),
+    Sign("應克世", "world_response_sign", "世應", INAUSPICIOUS, "8.15", BOOK,
+         "in a question between two parties (question_parties), the response line's element "
+         "controls the world line's",
          "the other prevails over me", "應克世，彼勝我",
-         lambda k: k.world_response == CONTROLS_ME),
-    Sign("世生應", "hexagram_sign", "世應", INAUSPICIOUS, "8.15", BOOK,
-         "the world line's element generates the response line's",
+         lambda k: k.two_parties and k.relation == CONTROLS_ME),
+    Sign("世生應", "world_response_sign", "世應", INAUSPICIOUS, "8.15", BOOK,
+         "in a question between two parties (question_parties), the world line's element "
+         "generates the response line's",
          "I give myself away to the other", "世生應，我往就彼",
-         lambda k: k.world_response == I_GENERATE),
-    Sign("應生世", "hexagram_sign", "世應", AUSPICIOUS, "8.15", BOOK,
-         "the response line's element generates the world line's",
+         lambda k: k.two_parties and k.relation == I_GENERATE),
+    Sign("應生世", "world_response_sign", "世應", AUSPICIOUS, "8.15", BOOK,
+         "in a question between two parties (question_parties), the response line's element "
+         "generates the world line's",
          "the other comes to give to me", "應生世，彼來就我",
-         lambda k: k.world_response == GENERATES_ME),
+         lambda k: k.two_parties and k.relation == GENERATES_ME),
     Sign("隨官入墓", "relative_sign", "世", INAUSPICIOUS, "8.13", DECISION,
          "the world line holds 官鬼 and its element is at 墓 on the day (日墓); the book "
          "names the omen without its condition",
@@ -433,10 +438,11 @@ SIGNS: tuple[Sign, ...] = (
          "a worry is asked about and the 世身 line is void",
          "for a worry a void body is a relief", "憂患身空反安"),
     # -- the lines between (§10.2–10.4) -------------------------------------------------------
-    Sign("間動", "line_sign", "間爻", INAUSPICIOUS, "10.2", BOOK,
-         "a between line moves",
+    Sign("間動", "between_sign", "間爻", INAUSPICIOUS, "10.2", BOOK,
+         "a between line moves, in a question whose between lines are obstacles "
+         "(question_between)",
          "an obstacle between me and the other", "間爻發動，多阻隔",
-         lambda k: k.place == BETWEEN_LINE and _moving(k.value)),
+         lambda k: k.between_use == OBSTACLE and _moving(k.value)),
     Sign("間鬼", "relative_sign", "間爻", INAUSPICIOUS, "10.4", BOOK,
          "a between line's relative is 官鬼",
          "worry arises close to home", "間爻值鬼，憂生內地",
@@ -445,16 +451,19 @@ SIGNS: tuple[Sign, ...] = (
          "a between line holding 官鬼 moves",
          "the worry close to home grows worse", "間鬼又動，憂患尤甚",
          lambda k: k.is_between and k.relative == GHOST and _moving(k.value)),
-    Sign("間生助", "bearing_sign", "間爻", AUSPICIOUS, "10.3", DECISION,
-         "a between line neither void nor broken is generated or helped by the day or the "
-         "month (the day's element generates it or is its own; the month makes it 相 or 旺)",
+    Sign("間生助", "between_sign", "間爻", AUSPICIOUS, "10.3", DECISION,
+         "in a question whose between lines are helpers (question_between: a lawsuit's "
+         "witness), a between line neither void nor broken is generated or helped by the day "
+         "or the month (the day's element generates it or is its own; the month makes it 相 "
+         "or 旺)",
          "the go-between helps: matchmaker, witness, craftsmen…", "間爻得生助，為我所用",
-         lambda k: k.place == BETWEEN_LINE and not (k.is_void or k.is_month_break)
+         lambda k: k.between_use == HELPER and not (k.is_void or k.is_month_break)
          and (_day_or_month(k, GENERATES_ME, GENERATED) or _day_or_month(k, SAME, HELPED))),
-    Sign("間空破", "line_sign", "間爻", NEUTRAL, "10.3", BOOK,
-         "a between line is void or broken by the month",
+    Sign("間空破", "between_sign", "間爻", NEUTRAL, "10.3", BOOK,
+         "in a question whose between lines are helpers (question_between), a between line "
+         "is void or broken by the month",
          "the go-between is of no use", "間爻空破無功",
-         lambda k: k.place == BETWEEN_LINE and (k.is_void or k.is_month_break)),
+         lambda k: k.between_use == HELPER and (k.is_void or k.is_month_break)),
     # -- the lines (§2.3, §6.5–6.6, §10.5, standard) -------------------------------------------
     Sign("重現", "line_state_sign", "line", NEUTRAL, "10.5", BOOK,
          "a line of value 9 (重)",
@@ -684,11 +693,9 @@ def firing(table: str, key: Any) -> list[str]:
     return [s.name for s in _of_table().get(table, ()) if s.when is not None and s.when(key)]
 
 
-def hexagram_key(
-    world_element: str, response_element: str, gua_shen_lines: int, generation: int
-) -> HexagramKey:
+def hexagram_key(gua_shen_lines: int, generation: int) -> HexagramKey:
     """The key of hexagram_sign for a hexagram."""
-    return HexagramKey(relation(world_element, response_element), gua_shen_lines, generation)
+    return HexagramKey(gua_shen_lines, generation)
 
 
 # --- places of the lines ---------------------------------------------------------------------
@@ -862,6 +869,7 @@ MATTER = Domain(TEXT, 2, references="matter.name", lookup=lambda: matters.matter
 BODY = Domain(TEXT, 2, listed=BODY_PLACES)
 ATTITUDE = Domain(TEXT, 8, listed=ATTITUDES)
 ROLE = Domain(TEXT, 2, listed=use.ROLES)
+BETWEEN_USE = Domain(TEXT, 8, listed=(questions.OBSTACLE, questions.HELPER))
 USE_SOURCE = Domain(TEXT, 8, listed=use.SOURCES)
 ROLE_DOC = "The role: 用神 原神 忌神 or 仇神 (docs/use.md)"
 
@@ -900,12 +908,7 @@ def _hexagram_rows() -> Iterator[dict[str, Any]]:
 
     for h in sorted(hexagrams().values(), key=lambda h: h.king_wen):
         gua_shen = gua_shen_positions([line.branch for line in h.lines], h.gua_shen)
-        key = hexagram_key(
-            h.lines[h.world - 1].element,
-            h.lines[h.response - 1].element,
-            len(gua_shen),
-            h.generation,
-        )
+        key = hexagram_key(len(gua_shen), h.generation)
         for name in firing("hexagram_sign", key):
             yield {"king_wen": h.king_wen, "sign": name}
 
@@ -992,33 +995,49 @@ def _relief_fires(r: ReadingFacts) -> Iterator[tuple[int | None, str]]:
 FAMILIES: tuple[Family, ...] = (
     Family(
         "hexagram_sign",
-        "Signs of a primary hexagram as a whole (position NULL): world against response "
-        "(§8.15), the 卦身 missing or doubled (§9.2–9.3), 遊魂 and 歸魂 (§8.5).",
-        "the primary hexagram (its world and response elements, how many lines hold the "
-        "卦身, its generation)",
+        "Signs of a primary hexagram as a whole (position NULL): the 卦身 missing or doubled "
+        "(§9.2–9.3), 遊魂 and 歸魂 (§8.5).",
+        "the primary hexagram (how many lines hold the 卦身, its generation)",
         (Column("king_wen", HEXAGRAM, "The primary hexagram"),),
         None,
         """
         JOIN hexagram_sign hs ON hs.king_wen = r.primary_kw
         """,
-        keys=whole(
-            lambda r: astuple(
-                hexagram_key(
-                    r.world.element,
-                    r.line(r.primary.response).element,
-                    r.gua_shen_lines,
-                    r.primary.generation,
-                )
-            )
-        ),
+        keys=whole(lambda r: astuple(hexagram_key(r.gua_shen_lines, r.primary.generation))),
         rows=_hexagram_rows,
         condition_key=HexagramKey,
     ),
     Family(
+        "world_response_sign",
+        "World against response (§8.15): how the response line's element stands to the world "
+        "line's, read in a question between two parties 人己之佔 (question_parties).",
+        "how the response line's element stands to the world line's, and whether the question "
+        "is between two parties (`question_parties`, by the reading's matter and subject)",
+        (
+            Column("relation", RELATION, "How the response line's element stands to the world's"),
+            flag("two_parties", "1 if the question is between two parties (question_parties)"),
+        ),
+        None,
+        """
+        JOIN hexagram h ON h.king_wen = r.primary_kw
+        JOIN hexagram_line w ON w.king_wen = r.primary_kw AND w.position = h.world
+        JOIN hexagram_line o ON o.king_wen = r.primary_kw AND o.position = h.response
+        JOIN element_relation er ON er.me = w.element AND er.other = o.element
+        JOIN question_parties qp ON qp.matter = COALESCE(r.matter, '')
+          AND qp.about = COALESCE(r.about, '')
+        JOIN world_response_sign wr ON wr.relation = er.relation AND wr.two_parties = qp.two_parties
+        """,
+        keys=whole(
+            lambda r: (
+                relation(r.world.element, r.line(r.primary.response).element),
+                int(questions.two_parties(r.matter, r.about)),
+            )
+        ),
+    ),
+    Family(
         "line_sign",
         "Signs of a line in one of its places (line_place) by its value and what the day and "
-        "month do to it: 世空 世破 世動 世衝, 應空 應破, the 卦身 conditions, 間動 (§8.14, "
-        "§9.2–9.3, §10.2–10.3).",
+        "month do to it: 世空 世破 世動 世衝, 應空 應破, the 卦身 conditions (§8.14, §9.2–9.3).",
         "a line's place (`line_place`: 世 應 間 卦身 世身 身前 身後), value, void, 月破, 日衝",
         (Column("place", PLACE, PLACE_DOC), Column("value", VALUE, VALUE_DOC), VOID, BREAK, CLASH),
         "lp.position",
@@ -1071,8 +1090,7 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         "bearing_sign",
         "Signs of a line in one of its places by how the day and month bear on it: the 卦身 "
-        "combined (§9.2), a between line generated or helped (§10.3), the world combined and "
-        "clashed (§8.13).",
+        "combined (§9.2), the world combined and clashed (§8.13).",
         "a line's place, void, 月破, 日衝, how the day's element stands to it, its strength in "
         "the month, whether the day or month combines with it",
         (
@@ -1109,6 +1127,49 @@ FAMILIES: tuple[Family, ...] = (
                 f.strength,
                 int(f.day.combines),
                 int(f.month.combines),
+            )
+        ),
+    ),
+    Family(
+        "between_sign",
+        "Signs of a between line (§10.2–10.3) by what the question makes of it "
+        "(question_between): an obstacle when it moves, or a helper generated or helped, or "
+        "of no use when void or broken.",
+        "a between line: what the question makes of it (`question_between`, by the reading's "
+        "matter), its value, void, 月破, how the day's element stands to it, its strength",
+        (
+            Column("between_use", BETWEEN_USE, "obstacle or helper (question_between)"),
+            Column("value", VALUE, VALUE_DOC),
+            VOID,
+            BREAK,
+            Column("day_relation", RELATION, RELATION_DOC),
+            Column("strength", STRENGTH, STRENGTH_DOC),
+        ),
+        "l.position",
+        """
+        JOIN question_between qb ON qb.matter = COALESCE(r.matter, '')
+        JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.is_between = 1
+        JOIN ganzhi d ON d.name = r.day_gz
+        JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
+        JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
+        JOIN branch_bearing db ON db.actor = d.branch AND db.branch = l.branch
+        JOIN reading_line rl ON rl.reading_id = r.id AND rl.position = l.position
+        JOIN between_sign bt ON bt.between_use = qb.between_use AND bt.value = rl.value
+          AND bt.is_void = bd.is_void AND bt.is_month_break = bm.is_month_break
+          AND bt.day_relation = db.relation AND bt.strength = bm.strength
+        """,
+        keys=per_line(
+            lambda r, f: (
+                (
+                    questions.between_use(r.matter),
+                    f.value,
+                    f.is_void,
+                    f.is_month_break,
+                    f.day.relation,
+                    f.strength,
+                )
+                if f.is_between
+                else None
             )
         ),
     ),

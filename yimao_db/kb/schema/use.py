@@ -173,3 +173,35 @@ use_rule = table(
     section=SECTION,
     cited=True,
 )
+
+question_parties = table(
+    "question_parties",
+    "Whether a question is between two parties 人己之佔, for which world against response is "
+    "read (§8.15; a decision, yimao_db.kb.rules.questions): a lawsuit, or a subject of the "
+    "world or the response line. One row for every matter and subject a reading can store, "
+    "'' for none; a view joins it on COALESCE(r.matter, '') and COALESCE(r.about, '').",
+    col("matter", String(2), primary_key=True, comment="A matter of §9.5, or '' for none"),
+    col("about", String(8), primary_key=True, comment="A subject, or '' for none"),
+    col("two_parties", Integer, comment="1 if the question is between two parties"),
+    col("reason", Text, comment="Why, in words"),
+    boolean("two_parties"),
+    section=SECTION,
+    cited=True,
+    sqlite_with_rowid=False,
+)
+
+question_between = table(
+    "question_between",
+    "What a question's between lines stand for (§10.2–10.3; a decision, "
+    "yimao_db.kb.rules.questions): a helper for the matters §10.3 names (詞訟, the matter "
+    "獄訟: the witness 中證), an obstacle otherwise. One row for every matter a reading can "
+    "store, '' for none.",
+    col("matter", String(2), primary_key=True, comment="A matter of §9.5, or '' for none"),
+    col("between_use", String(8), comment="obstacle or helper (between_use.use)"),
+    col("domain", String(4), nullable=True, comment="The helper's domain in between_use (詞訟)"),
+    col("reason", Text, comment="Why, in words"),
+    one_of("between_use", ("obstacle", "helper")),
+    ForeignKeyConstraint(["between_use", "domain"], ["between_use.use", "between_use.domain"]),
+    section=SECTION,
+    cited=True,
+)

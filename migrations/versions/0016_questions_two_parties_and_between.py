@@ -1,0 +1,607 @@
+"""What kind of question a reading asks: world against response read only for a question
+between two parties (question_parties, world_response_sign; §8.15), and the between lines an
+obstacle or a helper by the question's matter (question_between, between_sign; §10.2–10.3).
+The signs 世克應 應克世 世生應 應生世 leave hexagram_sign, 間動 and 間空破 leave line_sign, 間生助
+leaves bearing_sign; v_reading_sign reads the new tables. The rows of the rule tables come
+from the seed.
+
+Revision ID: 0016
+Revises: 0014
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+from yimao_db.kb import migrating
+from yimao_db.kb.migrating import ViewSQL
+
+revision: str = "0016"
+down_revision: str | None = "0014"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+VIEWS = (
+    ViewSQL(
+        "v_reading_sign",
+        """
+SELECT x.reading_id, x.sign, x.position, s.subject, s.polarity, s.weight, s.passage, s.basis,
+       s.meaning, s.meaning_zh, s.cancels
+FROM (
+  -- the primary hexagram (how many lines hold the 卦身, its generation)
+  SELECT r.id AS reading_id, hs.sign, CAST(NULL AS INTEGER) AS position
+  FROM reading r
+  JOIN hexagram_sign hs ON hs.king_wen = r.primary_kw
+  UNION ALL
+  -- how the response line's element stands to the world line's, and whether the question is between two parties (`question_parties`, by the reading's matter and subject)
+  SELECT r.id, wr.sign, CAST(NULL AS INTEGER)
+  FROM reading r
+  JOIN hexagram h ON h.king_wen = r.primary_kw
+  JOIN hexagram_line w ON w.king_wen = r.primary_kw AND w.position = h.world
+  JOIN hexagram_line o ON o.king_wen = r.primary_kw AND o.position = h.response
+  JOIN element_relation er ON er.me = w.element AND er.other = o.element
+  JOIN question_parties qp ON qp.matter = COALESCE(r.matter, '')
+    AND qp.about = COALESCE(r.about, '')
+  JOIN world_response_sign wr ON wr.relation = er.relation AND wr.two_parties = qp.two_parties
+  UNION ALL
+  -- a line's place (`line_place`: 世 應 間 卦身 世身 身前 身後), value, void, 月破, 日衝
+  SELECT r.id, ls.sign, lp.position
+  FROM reading r
+  JOIN line_place lp ON lp.king_wen = r.primary_kw
+  JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = lp.position
+  JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
+  JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
+  JOIN reading_line rl ON rl.reading_id = r.id AND rl.position = lp.position
+  JOIN line_sign ls ON ls.place = lp.place AND ls.value = rl.value AND ls.is_void = bd.is_void
+    AND ls.is_month_break = bm.is_month_break AND ls.is_day_clash = bd.is_day_clash
+  UNION ALL
+  -- the 世身 line's value, void, 月破, 日衝 and the world line's strength in the month
+  SELECT r.id, sh.sign, l.position
+  FROM reading r
+  JOIN hexagram h ON h.king_wen = r.primary_kw
+  JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = h.shi_shen_line
+  JOIN hexagram_line w ON w.king_wen = r.primary_kw AND w.position = h.world
+  JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
+  JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
+  JOIN branch_in_month wm ON wm.month_branch = r.month_branch AND wm.branch = w.branch
+  JOIN reading_line rl ON rl.reading_id = r.id AND rl.position = l.position
+  JOIN shi_shen_sign sh ON sh.value = rl.value AND sh.is_void = bd.is_void
+    AND sh.is_month_break = bm.is_month_break AND sh.is_day_clash = bd.is_day_clash
+    AND sh.world_strength = wm.strength
+  UNION ALL
+  -- a line's place, void, 月破, 日衝, how the day's element stands to it, its strength in the month, whether the day or month combines with it
+  SELECT r.id, bs.sign, lp.position
+  FROM reading r
+  JOIN ganzhi d ON d.name = r.day_gz
+  JOIN line_place lp ON lp.king_wen = r.primary_kw
+  JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = lp.position
+  JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
+  JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
+  JOIN branch_bearing db ON db.actor = d.branch AND db.branch = l.branch
+  JOIN branch_bearing mb ON mb.actor = r.month_branch AND mb.branch = l.branch
+  JOIN bearing_sign bs ON bs.place = lp.place AND bs.is_void = bd.is_void
+    AND bs.is_month_break = bm.is_month_break AND bs.is_day_clash = bd.is_day_clash
+    AND bs.day_relation = db.relation AND bs.strength = bm.strength
+    AND bs.day_combines = db.combines AND bs.month_combines = mb.combines
+  UNION ALL
+  -- a between line: what the question makes of it (`question_between`, by the reading's matter), its value, void, 月破, how the day's element stands to it, its strength
+  SELECT r.id, bt.sign, l.position
+  FROM reading r
+  JOIN question_between qb ON qb.matter = COALESCE(r.matter, '')
+  JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.is_between = 1
+  JOIN ganzhi d ON d.name = r.day_gz
+  JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
+  JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
+  JOIN branch_bearing db ON db.actor = d.branch AND db.branch = l.branch
+  JOIN reading_line rl ON rl.reading_id = r.id AND rl.position = l.position
+  JOIN between_sign bt ON bt.between_use = qb.between_use AND bt.value = rl.value
+    AND bt.is_void = bd.is_void AND bt.is_month_break = bm.is_month_break
+    AND bt.day_relation = db.relation AND bt.strength = bm.strength
+  UNION ALL
+  -- any line: its day spirit's nature, value, void, 日衝, the day's relation, its strength
+  SELECT r.id, ss.sign, rl.position
+  FROM reading r
+  JOIN ganzhi d ON d.name = r.day_gz
+  JOIN reading_line rl ON rl.reading_id = r.id
+  JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = rl.position
+  JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
+  JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
+  JOIN branch_bearing db ON db.actor = d.branch AND db.branch = l.branch
+  JOIN day_spirit ds ON ds.day_stem = d.stem AND ds.position = rl.position
+  JOIN spirit_nature sn ON sn.spirit = ds.spirit
+  JOIN line_state_sign ss ON ss.nature = sn.nature AND ss.value = rl.value
+    AND ss.is_void = bd.is_void AND ss.is_day_clash = bd.is_day_clash
+    AND ss.day_relation = db.relation AND ss.strength = bm.strength
+  UNION ALL
+  -- a line's day spirit, element, whether it is the world
+  SELECT r.id, sl.sign, l.position
+  FROM reading r
+  JOIN ganzhi d ON d.name = r.day_gz
+  JOIN hexagram_line l ON l.king_wen = r.primary_kw
+  JOIN day_spirit ds ON ds.day_stem = d.stem AND ds.position = l.position
+  JOIN spirit_line_sign sl ON sl.spirit = ds.spirit AND sl.element = l.element
+    AND sl.is_world = l.is_world
+  UNION ALL
+  -- a line's relative, value, stage at the day, whether world or between
+  SELECT r.id, rs.sign, rl.position
+  FROM reading r
+  JOIN reading_line rl ON rl.reading_id = r.id
+  JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = rl.position
+  JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
+  JOIN relative_sign rs ON rs.is_world = l.is_world AND rs.is_between = l.is_between
+    AND rs.relative = l.relative AND rs.value = rl.value AND rs.stage = bd.stage
+  UNION ALL
+  -- a line's relative and value
+  SELECT r.id, mr.sign, rl.position
+  FROM reading r
+  JOIN reading_line rl ON rl.reading_id = r.id
+  JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = rl.position
+  JOIN moving_relative_sign mr ON mr.relative = l.relative AND mr.value = rl.value
+  UNION ALL
+  -- a moving line's relative and branch, whether it is the world, the branch it changes into
+  SELECT r.id, cs.sign, rl.position
+  FROM reading r
+  JOIN reading_line rl ON rl.reading_id = r.id
+  JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = rl.position
+  JOIN line_value lv ON lv.value = rl.value
+  JOIN hexagram_line cl
+    ON lv.is_moving = 1 AND cl.king_wen = r.changed_kw AND cl.position = rl.position
+  JOIN change_sign cs ON cs.is_world = l.is_world AND cs.relative = l.relative
+    AND cs.branch = l.branch AND cs.changed_branch = cl.branch
+  UNION ALL
+  -- a line's mansion and the month
+  SELECT r.id, ms.sign, l.position
+  FROM reading r
+  JOIN hexagram_line l ON l.king_wen = r.primary_kw
+  JOIN mansion_sign ms ON ms.month_branch = r.month_branch AND ms.mansion = l.mansion
+  UNION ALL
+  -- the world line moving alone (`mask_line`) and the hexagram's star
+  SELECT r.id, so.sign, h.world
+  FROM reading r
+  JOIN hexagram h ON h.king_wen = r.primary_kw
+  JOIN mask_line ml ON ml.mask = r.moving_mask AND ml.position = h.world
+  JOIN sole_sign so ON so.is_sole = ml.is_sole AND so.star = h.five_star
+  UNION ALL
+  -- the world line moving alone, the hexagram's star, the world line's relative and day spirit, how the day's element stands to the star's
+  SELECT r.id, st.sign, h.world
+  FROM reading r
+  JOIN hexagram h ON h.king_wen = r.primary_kw
+  JOIN mask_line ml ON ml.mask = r.moving_mask AND ml.position = h.world
+  JOIN hexagram_line w ON w.king_wen = r.primary_kw AND w.position = h.world
+  JOIN ganzhi d ON d.name = r.day_gz
+  JOIN branch dbr ON dbr.name = d.branch
+  JOIN star s ON s.name = h.five_star
+  JOIN element_relation er ON er.me = s.element AND er.other = dbr.element
+  JOIN day_spirit ds ON ds.day_stem = d.stem AND ds.position = h.world
+  JOIN star_sign st ON st.is_sole = ml.is_sole AND st.star = h.five_star
+    AND st.relative = w.relative AND st.spirit = ds.spirit AND st.day_relation = er.relation
+  UNION ALL
+  -- the world line moving alone, the hexagram's star, a 神煞 on the world line
+  SELECT r.id, sh.sign, h.world
+  FROM reading r
+  JOIN hexagram h ON h.king_wen = r.primary_kw
+  JOIN mask_line ml ON ml.mask = r.moving_mask AND ml.position = h.world
+  JOIN line_najia wn
+    ON wn.king_wen = r.primary_kw AND wn.position = h.world AND wn.half_year = r.najia_half
+  JOIN shensha_on so ON so.day_gz = r.day_gz AND so.ganzhi = wn.ganzhi
+  JOIN star_shensha_sign sh
+    ON sh.is_sole = ml.is_sole AND sh.star = h.five_star AND sh.shensha = so.shensha
+  UNION ALL
+  -- the world's branch, void and moving; the two other branches of its 三合 or 三刑 and where they may come from
+  SELECT r.id, g.sign, h.world
+  FROM reading r
+  JOIN ganzhi d ON d.name = r.day_gz
+  JOIN hexagram h ON h.king_wen = r.primary_kw
+  JOIN hexagram_line w ON w.king_wen = r.primary_kw AND w.position = h.world
+  JOIN reading_line wr ON wr.reading_id = r.id AND wr.position = h.world
+  JOIN line_value wv ON wv.value = wr.value
+  JOIN branch_on_day wd ON wd.day_gz = r.day_gz AND wd.branch = w.branch
+  JOIN world_group_sign g
+    ON g.branch = w.branch AND g.is_void = wd.is_void AND g.is_moving = wv.is_moving
+  -- no partner is missing: each of the two (the branch rows partner_a and partner_b
+  -- name, one row when they are the same) is the day's branch, the month's, a moving
+  -- line's or a changed line's, as the row's by_* flags allow
+  WHERE NOT EXISTS (
+    SELECT 1 FROM branch p
+    WHERE (p.name = g.partner_a OR p.name = g.partner_b) AND NOT (
+      g.by_day = 1 AND d.branch = p.name
+      OR g.by_month = 1 AND r.month_branch = p.name
+      OR g.by_moving = 1 AND EXISTS (
+        SELECT 1 FROM reading_line x
+        JOIN line_value xv ON xv.value = x.value
+        JOIN hexagram_line xl ON xl.king_wen = r.primary_kw AND xl.position = x.position
+        WHERE x.reading_id = r.id AND xv.is_moving = 1 AND xl.branch = p.name)
+      OR g.by_changed = 1 AND EXISTS (
+        SELECT 1 FROM reading_line x
+        JOIN line_value xv ON xv.value = x.value
+        JOIN hexagram_line xc ON xc.king_wen = r.changed_kw AND xc.position = x.position
+        WHERE x.reading_id = r.id AND xv.is_moving = 1 AND xc.branch = p.name)))
+  UNION ALL
+  -- the matter asked about, a body's place, its state (value, void, 月破, 日衝) and what the body holds (the items of `matter_preference`: relatives, day spirits, the noble's generals, 神煞)
+  SELECT r.id, mt.sign, lp.position
+  FROM reading r
+  -- CROSS JOIN keeps the reading and its matter first: most readings ask about none
+  CROSS JOIN matter_sign mt
+  CROSS JOIN line_place lp
+  CROSS JOIN hexagram_line l
+  CROSS JOIN ganzhi d
+  CROSS JOIN day_spirit ds
+  CROSS JOIN line_najia ln
+  CROSS JOIN reading_line rl
+  CROSS JOIN branch_on_day bd
+  CROSS JOIN branch_in_month bm
+  LEFT JOIN ganzhi hg ON hg.name = r.hour_gz
+  LEFT JOIN noble_hour nh ON nh.hour_branch = hg.branch
+  LEFT JOIN noble_general ng
+    ON ng.day_stem = d.stem AND ng.half = nh.half AND ng.branch = l.branch
+  WHERE mt.matter = r.matter AND lp.king_wen = r.primary_kw AND lp.place = mt.place
+    AND l.king_wen = r.primary_kw AND l.position = lp.position
+    AND d.name = r.day_gz AND ds.day_stem = d.stem AND ds.position = lp.position
+    AND ln.king_wen = r.primary_kw AND ln.position = lp.position
+    AND ln.half_year = r.najia_half
+    AND rl.reading_id = r.id AND rl.position = lp.position AND mt.value = rl.value
+    AND bd.day_gz = r.day_gz AND bd.branch = l.branch AND mt.is_void = bd.is_void
+    AND mt.is_day_clash = bd.is_day_clash
+    AND bm.month_branch = r.month_branch AND bm.branch = l.branch
+    AND mt.is_month_break = bm.is_month_break
+    AND EXISTS (
+    SELECT 1 FROM matter_preference mp
+    WHERE mp.matter = r.matter AND mp.attitude = mt.attitude
+      AND (mp.item_kind = 'relative' AND mp.item = l.relative
+        OR mp.item_kind = 'spirit' AND mp.item = ds.spirit
+        OR mp.item_kind = 'general' AND mp.item = ng.general
+        OR mp.item_kind = 'shensha' AND EXISTS (
+          SELECT 1 FROM shensha_on so
+          WHERE so.day_gz = r.day_gz AND so.ganzhi = ln.ganzhi AND so.shensha = mp.item)))
+  UNION ALL
+  -- the matter asked about, a body's place and whether it is void
+  SELECT r.id, mf.sign, lp.position
+  FROM reading r
+  CROSS JOIN matter_relief_sign mf
+  CROSS JOIN line_place lp
+  CROSS JOIN hexagram_line l
+  CROSS JOIN branch_on_day bd
+  WHERE mf.matter = r.matter AND lp.king_wen = r.primary_kw AND lp.place = mf.place
+    AND l.king_wen = r.primary_kw AND l.position = lp.position
+    AND bd.day_gz = r.day_gz AND bd.branch = l.branch AND bd.is_void = mf.is_void
+  UNION ALL
+  -- a role of the reading's subject (v_reading_use): where it is, whether it moves, is void, is month-broken, whether the day or the month controls it
+  SELECT r.id, us.sign, u.position
+  FROM reading r
+  JOIN v_reading_use u ON u.reading_id = r.id
+  JOIN use_state_sign us ON us.role = u.role AND us.source = u.source
+    AND us.is_moving = u.is_moving AND us.is_void = u.is_void
+    AND us.is_month_break = u.is_month_break AND us.day_controls = u.day_controls
+    AND us.month_controls = u.month_controls
+  UNION ALL
+  -- a role's strength in the month and whether the day generates or helps it
+  SELECT r.id, uw.sign, u.position
+  FROM reading r
+  JOIN v_reading_use u ON u.reading_id = r.id
+  JOIN use_strength_sign uw ON uw.role = u.role AND uw.strength = u.strength
+    AND uw.day_generates = u.day_generates AND uw.day_helps = u.day_helps
+  UNION ALL
+  -- a moving role's branch and its changed line's branch
+  SELECT r.id, uc.sign, u.position
+  FROM reading r
+  JOIN v_reading_use u ON u.reading_id = r.id
+  JOIN ganzhi ucg ON ucg.name = u.changed_ganzhi
+  JOIN use_change_sign uc ON uc.role = u.role AND uc.branch = u.branch
+    AND uc.changed_branch = ucg.branch
+  UNION ALL
+  -- a hidden role's 飛神: whether it moves, whether the day clashes it
+  SELECT r.id, uf.sign, u.position
+  FROM reading r
+  JOIN v_reading_use u ON u.reading_id = r.id
+  JOIN use_fly_sign uf ON uf.role = u.role AND uf.fly_is_moving = u.fly_is_moving
+    AND uf.fly_is_day_clash = u.fly_is_day_clash
+) x
+JOIN sign s ON s.name = x.sign
+""",
+    ),
+)
+REPLACES = {
+    "v_reading_sign": "0014",
+}
+
+
+# PostgreSQL stores table comments (SQLite does not): the three tables the signs leave
+COMMENTS = (  # table, the comment before, after
+    (
+        "hexagram_sign",
+        "Signs of a primary hexagram as a whole (position NULL): world against response "
+        "(§8.15), the 卦身 missing or doubled (§9.2–9.3), 遊魂 and 歸魂 (§8.5).",
+        "Signs of a primary hexagram as a whole (position NULL): the 卦身 missing or doubled "
+        "(§9.2–9.3), 遊魂 and 歸魂 (§8.5).",
+    ),
+    (
+        "line_sign",
+        "Signs of a line in one of its places (line_place) by its value and what the day and "
+        "month do to it: 世空 世破 世動 世衝, 應空 應破, the 卦身 conditions, 間動 (§8.14, "
+        "§9.2–9.3, §10.2–10.3).",
+        "Signs of a line in one of its places (line_place) by its value and what the day and "
+        "month do to it: 世空 世破 世動 世衝, 應空 應破, the 卦身 conditions (§8.14, §9.2–9.3).",
+    ),
+    (
+        "bearing_sign",
+        "Signs of a line in one of its places by how the day and month bear on it: the 卦身 "
+        "combined (§9.2), a between line generated or helped (§10.3), the world combined and "
+        "clashed (§8.13).",
+        "Signs of a line in one of its places by how the day and month bear on it: the 卦身 "
+        "combined (§9.2), the world combined and clashed (§8.13).",
+    ),
+)
+NEW_TABLES = ("world_response_sign", "between_sign", "question_between", "question_parties")
+
+
+def _comments(upgrade: bool) -> None:
+    if op.get_bind().dialect.name != "postgresql":
+        return
+    for name, before, after in COMMENTS:
+        new, old = (after, before) if upgrade else (before, after)
+        op.create_table_comment(name, new, existing_comment=old)
+
+
+def upgrade() -> None:
+    migrating.drop_views(op, migrating.previous_views(op, VIEWS, REPLACES))
+    op.create_table(
+        "question_parties",
+        sa.Column(
+            "matter",
+            sa.String(length=2),
+            nullable=False,
+            comment="A matter of §9.5, or '' for none",
+        ),
+        sa.Column(
+            "about", sa.String(length=8), nullable=False, comment="A subject, or '' for none"
+        ),
+        sa.Column(
+            "two_parties",
+            sa.Integer(),
+            nullable=False,
+            comment="1 if the question is between two parties",
+        ),
+        sa.Column("reason", sa.Text(), nullable=False, comment="Why, in words"),
+        sa.Column(
+            "passage", sa.String(length=8), nullable=True, comment="Source passage §chapter.passage"
+        ),
+        sa.Column(
+            "basis",
+            sa.String(length=8),
+            nullable=False,
+            comment="book: stated by the cited passage; standard: standard 京房 practice the book presupposes; decision: a choice made where the book is silent (docs/rules.md)",
+        ),
+        sa.CheckConstraint(
+            "basis <> 'book' OR passage IS NOT NULL", name=op.f("ck_question_parties_book_cites")
+        ),
+        sa.CheckConstraint(
+            "basis IN ('book', 'standard', 'decision')",
+            name=op.f("ck_question_parties_basis_domain"),
+        ),
+        sa.CheckConstraint(
+            "two_parties IN (0, 1)", name=op.f("ck_question_parties_two_parties_bool")
+        ),
+        sa.ForeignKeyConstraint(
+            ["passage"],
+            ["source_passage.id"],
+            name=op.f("fk_question_parties_passage_source_passage"),
+        ),
+        sa.PrimaryKeyConstraint("matter", "about", name=op.f("pk_question_parties")),
+        comment="Whether a question is between two parties 人己之佔, for which world against response is read (§8.15; a decision, yimao_db.kb.rules.questions): a lawsuit, or a subject of the world or the response line. One row for every matter and subject a reading can store, '' for none; a view joins it on COALESCE(r.matter, '') and COALESCE(r.about, '').",
+        info={"section": "rules"},
+        sqlite_with_rowid=False,
+    )
+    op.create_table(
+        "question_between",
+        sa.Column(
+            "matter",
+            sa.String(length=2),
+            nullable=False,
+            comment="A matter of §9.5, or '' for none",
+        ),
+        sa.Column(
+            "between_use",
+            sa.String(length=8),
+            nullable=False,
+            comment="obstacle or helper (between_use.use)",
+        ),
+        sa.Column(
+            "domain",
+            sa.String(length=4),
+            nullable=True,
+            comment="The helper's domain in between_use (詞訟)",
+        ),
+        sa.Column("reason", sa.Text(), nullable=False, comment="Why, in words"),
+        sa.Column(
+            "passage", sa.String(length=8), nullable=True, comment="Source passage §chapter.passage"
+        ),
+        sa.Column(
+            "basis",
+            sa.String(length=8),
+            nullable=False,
+            comment="book: stated by the cited passage; standard: standard 京房 practice the book presupposes; decision: a choice made where the book is silent (docs/rules.md)",
+        ),
+        sa.CheckConstraint(
+            "basis <> 'book' OR passage IS NOT NULL", name=op.f("ck_question_between_book_cites")
+        ),
+        sa.CheckConstraint(
+            "basis IN ('book', 'standard', 'decision')",
+            name=op.f("ck_question_between_basis_domain"),
+        ),
+        sa.CheckConstraint(
+            "between_use IN ('obstacle', 'helper')",
+            name=op.f("ck_question_between_between_use_domain"),
+        ),
+        sa.ForeignKeyConstraint(
+            ["between_use", "domain"],
+            ["between_use.use", "between_use.domain"],
+            name=op.f("fk_question_between_between_use_domain_between_use"),
+        ),
+        sa.ForeignKeyConstraint(
+            ["passage"],
+            ["source_passage.id"],
+            name=op.f("fk_question_between_passage_source_passage"),
+        ),
+        sa.PrimaryKeyConstraint("matter", name=op.f("pk_question_between")),
+        comment="What a question's between lines stand for (§10.2–10.3; a decision, yimao_db.kb.rules.questions): a helper for the matters §10.3 names (詞訟, the matter 獄訟: the witness 中證), an obstacle otherwise. One row for every matter a reading can store, '' for none.",
+        info={"section": "rules"},
+    )
+    op.create_table(
+        "between_sign",
+        sa.Column(
+            "between_use",
+            sa.String(length=8),
+            nullable=False,
+            comment="obstacle or helper (question_between)",
+        ),
+        sa.Column(
+            "value",
+            sa.Integer(),
+            autoincrement=False,
+            nullable=False,
+            comment="The line's value 6..9",
+        ),
+        sa.Column(
+            "is_void",
+            sa.Integer(),
+            autoincrement=False,
+            nullable=False,
+            comment="1 if the line is void 旬空",
+        ),
+        sa.Column(
+            "is_month_break",
+            sa.Integer(),
+            autoincrement=False,
+            nullable=False,
+            comment="1 if the month breaks it 月破",
+        ),
+        sa.Column(
+            "day_relation",
+            sa.String(length=16),
+            nullable=False,
+            comment="How the day branch's element stands to the line's: generates_me (the day generates it), same, controls_me (the day controls it), i_generate, i_control",
+        ),
+        sa.Column(
+            "strength",
+            sa.String(length=1),
+            nullable=False,
+            comment="The line's strength in the month 旺相休囚死",
+        ),
+        sa.Column(
+            "sign", sa.String(length=8), nullable=False, comment="A sign that fires for this key"
+        ),
+        sa.Column(
+            "passage", sa.String(length=8), nullable=True, comment="Source passage §chapter.passage"
+        ),
+        sa.Column(
+            "basis",
+            sa.String(length=8),
+            nullable=False,
+            comment="book: stated by the cited passage; standard: standard 京房 practice the book presupposes; decision: a choice made where the book is silent (docs/rules.md)",
+        ),
+        sa.CheckConstraint(
+            "basis <> 'book' OR passage IS NOT NULL", name=op.f("ck_between_sign_book_cites")
+        ),
+        sa.CheckConstraint(
+            "basis IN ('book', 'standard', 'decision')", name=op.f("ck_between_sign_basis_domain")
+        ),
+        sa.CheckConstraint(
+            "between_use IN ('obstacle', 'helper')", name=op.f("ck_between_sign_between_use_domain")
+        ),
+        sa.CheckConstraint(
+            "day_relation IN ('same', 'generates_me', 'i_generate', 'i_control', 'controls_me')",
+            name=op.f("ck_between_sign_day_relation_domain"),
+        ),
+        sa.CheckConstraint(
+            "is_month_break IN (0, 1)", name=op.f("ck_between_sign_is_month_break_bool")
+        ),
+        sa.CheckConstraint("is_void IN (0, 1)", name=op.f("ck_between_sign_is_void_bool")),
+        sa.ForeignKeyConstraint(
+            ["passage"], ["source_passage.id"], name=op.f("fk_between_sign_passage_source_passage")
+        ),
+        sa.ForeignKeyConstraint(["sign"], ["sign.name"], name=op.f("fk_between_sign_sign_sign")),
+        sa.ForeignKeyConstraint(
+            ["strength"], ["strength.name"], name=op.f("fk_between_sign_strength_strength")
+        ),
+        sa.ForeignKeyConstraint(
+            ["value"], ["line_value.value"], name=op.f("fk_between_sign_value_line_value")
+        ),
+        sa.PrimaryKeyConstraint(
+            "between_use",
+            "value",
+            "is_void",
+            "is_month_break",
+            "day_relation",
+            "strength",
+            "sign",
+            name=op.f("pk_between_sign"),
+        ),
+        comment="Signs of a between line (§10.2–10.3) by what the question makes of it (question_between): an obstacle when it moves, or a helper generated or helped, or of no use when void or broken.",
+        info={"section": "rules"},
+    )
+    op.create_table(
+        "world_response_sign",
+        sa.Column(
+            "relation",
+            sa.String(length=16),
+            nullable=False,
+            comment="How the response line's element stands to the world's",
+        ),
+        sa.Column(
+            "two_parties",
+            sa.Integer(),
+            autoincrement=False,
+            nullable=False,
+            comment="1 if the question is between two parties (question_parties)",
+        ),
+        sa.Column(
+            "sign", sa.String(length=8), nullable=False, comment="A sign that fires for this key"
+        ),
+        sa.Column(
+            "passage", sa.String(length=8), nullable=True, comment="Source passage §chapter.passage"
+        ),
+        sa.Column(
+            "basis",
+            sa.String(length=8),
+            nullable=False,
+            comment="book: stated by the cited passage; standard: standard 京房 practice the book presupposes; decision: a choice made where the book is silent (docs/rules.md)",
+        ),
+        sa.CheckConstraint(
+            "basis <> 'book' OR passage IS NOT NULL", name=op.f("ck_world_response_sign_book_cites")
+        ),
+        sa.CheckConstraint(
+            "basis IN ('book', 'standard', 'decision')",
+            name=op.f("ck_world_response_sign_basis_domain"),
+        ),
+        sa.CheckConstraint(
+            "relation IN ('same', 'generates_me', 'i_generate', 'i_control', 'controls_me')",
+            name=op.f("ck_world_response_sign_relation_domain"),
+        ),
+        sa.CheckConstraint(
+            "two_parties IN (0, 1)", name=op.f("ck_world_response_sign_two_parties_bool")
+        ),
+        sa.ForeignKeyConstraint(
+            ["passage"],
+            ["source_passage.id"],
+            name=op.f("fk_world_response_sign_passage_source_passage"),
+        ),
+        sa.ForeignKeyConstraint(
+            ["sign"], ["sign.name"], name=op.f("fk_world_response_sign_sign_sign")
+        ),
+        sa.PrimaryKeyConstraint(
+            "relation", "two_parties", "sign", name=op.f("pk_world_response_sign")
+        ),
+        comment="World against response (§8.15): how the response line's element stands to the world line's, read in a question between two parties 人己之佔 (question_parties).",
+        info={"section": "rules"},
+    )
+    migrating.create_views(op, VIEWS)
+    _comments(upgrade=True)
+
+
+def downgrade() -> None:
+    _comments(upgrade=False)
+    migrating.drop_views(op, VIEWS)
+    for name in NEW_TABLES:
+        op.drop_table(name)
+    migrating.create_views(op, migrating.previous_views(op, VIEWS, REPLACES))
