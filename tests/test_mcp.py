@@ -364,7 +364,7 @@ def test_the_prompt_lays_out_the_chart_its_signs_and_meanings(
         row = next(line for line in body.splitlines() if line.startswith(f"| {sign['sign']} |"))
         cite = f"§{sign['passage']}" if sign["passage"] else f"{sign['basis']}, no passage"
         assert meanings[sign["sign"]] in row and cite in row
-    assert "## 用神" not in body  # no chart names one yet
+    assert "## 用神" not in body  # reading 1 is about no subject (test_mcp_writes has one)
     assert "§chapter.passage" in body.split("## What to do", 1)[1]
 
 

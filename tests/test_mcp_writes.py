@@ -215,3 +215,30 @@ def test_a_read_only_server_sees_what_others_write_after_a_preview(
             rid = json.loads(printed)["reading_id"]
             assert session.texts("chart", {"reading_id": rid}) == [printed]
             session.data("preview", {"lines": lines})
+
+
+def test_a_cast_about_a_subject_names_its_use_in_the_chart_the_prompt_and_the_stats(
+    server: Session, module_db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`about` (#19): the chart's 用神 and its chain, the prompt's 用神 section and `stats
+    --by use` are what the command line gives for the same reading."""
+    data = server.data("cast", {"lines": "789678", "at": "2026-11-30T09:15", "about": "wealth"})
+    rid = data["reading_id"]
+    stored = cli(capsys, "reading", str(rid), "--json", "--db", module_db)
+    assert server.texts("chart", {"reading_id": rid}) == [stored]
+    use = json.loads(stored)["use"]
+    # 妻財 is on no line of 既濟: the 用神 is 戊午 火 hidden under line 3 (its 飛神 己亥 moves)
+    assert [(u["role"], u["relative"]) for u in use] == [
+        ("用神", "妻財"),
+        ("原神", "子孫"),
+        ("忌神", "兄弟"),
+        ("仇神", "父母"),
+    ]
+    assert (use[0]["source"], use[0]["position"], use[0]["ganzhi"]) == ("hidden", 3, "戊午")
+    [message] = server.prompt("read_chart", {"reading_id": str(rid)}).messages
+    assert message.content.type == "text"
+    section = message.content.text.split("## 用神\n\n", 1)[1]
+    assert section.startswith("- 用神") and "戊午" in section.split("\n", 1)[0]
+    printed = cli(capsys, "stats", "--by", "use", "--json", "--db", module_db)
+    assert server.texts("stats", {"by": "use"}) == [printed]
+    assert any(r["source"] == "hidden" for r in json.loads(printed))

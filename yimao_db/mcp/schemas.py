@@ -9,6 +9,7 @@ from functools import cache
 from typing import Any
 
 from yimao_db.paths import doc_path
+from yimao_db.stats import GROUPINGS
 
 TEXT = {"type": "string"}
 INTEGER = {"type": "integer"}
@@ -101,7 +102,7 @@ def readings() -> dict[str, Any]:
 def stats() -> dict[str, Any]:
     return _object(
         {
-            "by": {"enum": ["all", "hexagram", "changed", "sign", "outcome"]},
+            "by": {"enum": list(GROUPINGS)},
             "rows": {
                 "type": "array",
                 "items": ROW,

@@ -29,6 +29,7 @@ from yimao_db.mcp import schemas
 from yimao_db.mcp.arguments import Arguments
 from yimao_db.mcp.base import Database
 from yimao_db.present import formats
+from yimao_db.stats import GROUPINGS
 
 if TYPE_CHECKING:
     from yimao_db.journaling import Journal
@@ -199,7 +200,6 @@ def readings(service: Database, args: Arguments) -> Answer:
 
 def stats(service: Database, args: Arguments) -> Answer:
     from yimao_db.present.table import render
-    from yimao_db.stats import GROUPINGS
     from yimao_db.stats import stats as count
 
     by = args.choice("by", GROUPINGS, GROUPINGS[0])
@@ -539,16 +539,9 @@ TOOLS = (
         "stats",
         "Count readings and outcomes",
         "How many readings, and their outcomes with the hit rate (hits among the readings "
-        "with an outcome), in all or per primary hexagram, changed hexagram, sign or "
-        "outcome. As `yimao stats --by BY --json`.",
-        _object(
-            {
-                "by": {
-                    "enum": ["all", "hexagram", "changed", "sign", "outcome"],
-                    "default": "all",
-                }
-            }
-        ),
+        "with an outcome), in all or per primary hexagram, changed hexagram, sign, the 用神's "
+        "state or outcome. As `yimao stats --by BY --json`.",
+        _object({"by": {"enum": list(GROUPINGS), "default": GROUPINGS[0]}}),
         schemas.stats,
         stats,
     ),
