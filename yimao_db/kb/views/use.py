@@ -194,47 +194,55 @@ V_READING_USE = View(
         ),
         col("candidate_count", "How many candidates the role had", "1..6"),
     ),
+    # Two arms, a visible line's and a hidden spirit's, each joining the view it reads
+    # (v_reading_line, v_reading_hidden) as an inner join: SQLite flattens those into the
+    # arm and looks up one reading's lines, where a LEFT JOIN of either view would build
+    # it for every stored reading (a chart's 用神 took 18 ms at 500 readings, growing).
     """
 SELECT c.reading_id, c.subject, c.role, c.role_ordinal, ur.mark, c.relative, c.source,
-       c.position, COALESCE(hz.stem, vl.stem) AS stem, COALESCE(vh.branch, vl.branch) AS branch,
-       COALESCE(vh.element, vl.element) AS element, COALESCE(vh.ganzhi, vl.ganzhi) AS ganzhi,
-       c.strength, COALESCE(vh.stage, vl.stage) AS stage,
-       COALESCE(vh.day_on, vl.day_on) AS day_on,
-       COALESCE(vh.day_generates, vl.day_generates) AS day_generates,
-       COALESCE(vh.day_helps, vl.day_helps) AS day_helps,
-       COALESCE(vh.day_controls, vl.day_controls) AS day_controls,
-       COALESCE(vh.day_combines, vl.day_combines) AS day_combines,
-       COALESCE(vh.month_on, vl.month_on) AS month_on,
-       COALESCE(vh.month_generates, vl.month_generates) AS month_generates,
-       COALESCE(vh.month_helps, vl.month_helps) AS month_helps,
-       COALESCE(vh.month_controls, vl.month_controls) AS month_controls,
-       COALESCE(vh.month_combines, vl.month_combines) AS month_combines,
-       c.is_void, c.is_month_break, COALESCE(vh.is_day_clash, vl.is_day_clash) AS is_day_clash,
-       c.is_moving, vl.transform, vl.changed_ganzhi,
-       fh.relation AS fly_relation, vh.over_ganzhi AS fly_ganzhi,
-       fl.is_moving AS fly_is_moving, fl.is_day_clash AS fly_is_day_clash,
-       CAST(mr.relative = c.relative AS INTEGER) AS month_stands_for,
-       CAST(dr.relative = c.relative AS INTEGER) AS day_stands_for,
+       c.position, vl.stem, vl.branch, vl.element, vl.ganzhi, c.strength, vl.stage,
+       vl.day_on, vl.day_generates, vl.day_helps, vl.day_controls, vl.day_combines,
+       vl.month_on, vl.month_generates, vl.month_helps, vl.month_controls, vl.month_combines,
+       c.is_void, c.is_month_break, vl.is_day_clash, c.is_moving, vl.transform,
+       vl.changed_ganzhi, NULL AS fly_relation, NULL AS fly_ganzhi, NULL AS fly_is_moving,
+       NULL AS fly_is_day_clash, CAST(mr.relative = c.relative AS INTEGER) AS month_stands_for,
+       CAST(dr.relative = c.relative AS INTEGER) AS day_stands_for, c.candidate_count
+FROM v_reading_use_candidate c
+JOIN reading r ON r.id = c.reading_id
+JOIN use_role ur ON ur.role = c.role
+JOIN v_reading_line vl ON vl.reading_id = c.reading_id AND vl.position = c.position
+JOIN hexagram h ON h.king_wen = r.primary_kw
+JOIN trigram pt ON pt.name = h.palace
+JOIN ganzhi d ON d.name = r.day_gz
+JOIN branch mb ON mb.name = r.month_branch
+JOIN branch db ON db.name = d.branch
+JOIN element_relation mr ON mr.me = pt.element AND mr.other = mb.element
+JOIN element_relation dr ON dr.me = pt.element AND dr.other = db.element
+WHERE c.rank = 1 AND c.source <> 'hidden'
+UNION ALL
+SELECT c.reading_id, c.subject, c.role, c.role_ordinal, ur.mark, c.relative, c.source,
+       c.position, hz.stem, vh.branch, vh.element, vh.ganzhi, c.strength, vh.stage,
+       vh.day_on, vh.day_generates, vh.day_helps, vh.day_controls, vh.day_combines,
+       vh.month_on, vh.month_generates, vh.month_helps, vh.month_controls, vh.month_combines,
+       c.is_void, c.is_month_break, vh.is_day_clash, c.is_moving, NULL, NULL,
+       fh.relation, vh.over_ganzhi, fl.is_moving, fl.is_day_clash,
+       CAST(mr.relative = c.relative AS INTEGER), CAST(dr.relative = c.relative AS INTEGER),
        c.candidate_count
 FROM v_reading_use_candidate c
 JOIN reading r ON r.id = c.reading_id
-LEFT JOIN use_role ur ON ur.role = c.role
-LEFT JOIN v_reading_line vl
-  ON c.source <> 'hidden' AND vl.reading_id = c.reading_id AND vl.position = c.position
-LEFT JOIN v_reading_hidden vh
-  ON c.source = 'hidden' AND vh.reading_id = c.reading_id AND vh.position = c.position
-LEFT JOIN v_reading_line fl
-  ON c.source = 'hidden' AND fl.reading_id = c.reading_id AND fl.position = c.position
-LEFT JOIN ganzhi hz ON hz.name = vh.ganzhi
-LEFT JOIN fly_hidden_relation fh ON fh.fly_element = fl.element AND fh.hidden_element = vh.element
-LEFT JOIN hexagram h ON h.king_wen = r.primary_kw
-LEFT JOIN trigram pt ON pt.name = h.palace
-LEFT JOIN ganzhi d ON d.name = r.day_gz
-LEFT JOIN branch mb ON mb.name = r.month_branch
-LEFT JOIN branch db ON db.name = d.branch
-LEFT JOIN element_relation mr ON mr.me = pt.element AND mr.other = mb.element
-LEFT JOIN element_relation dr ON dr.me = pt.element AND dr.other = db.element
-WHERE c.rank = 1
+JOIN use_role ur ON ur.role = c.role
+JOIN v_reading_hidden vh ON vh.reading_id = c.reading_id AND vh.position = c.position
+JOIN v_reading_line fl ON fl.reading_id = c.reading_id AND fl.position = c.position
+JOIN ganzhi hz ON hz.name = vh.ganzhi
+JOIN fly_hidden_relation fh ON fh.fly_element = fl.element AND fh.hidden_element = vh.element
+JOIN hexagram h ON h.king_wen = r.primary_kw
+JOIN trigram pt ON pt.name = h.palace
+JOIN ganzhi d ON d.name = r.day_gz
+JOIN branch mb ON mb.name = r.month_branch
+JOIN branch db ON db.name = d.branch
+JOIN element_relation mr ON mr.me = pt.element AND mr.other = mb.element
+JOIN element_relation dr ON dr.me = pt.element AND dr.other = db.element
+WHERE c.rank = 1 AND c.source = 'hidden'
 """,
 )
 
