@@ -808,8 +808,8 @@ def test_check_while_a_writer_casts(damaged: Path, expected: Tables) -> None:
     cast_ids: list[int] = []
     engine = writer_engine(str(damaged))
 
-    def writer() -> None:
-        while not stop.is_set():
+    def writer() -> None:  # a cast every 20 ms or so, not a loop that holds the GIL
+        while not stop.wait(0.02):
             cast_ids.append(
                 cast(coins="2,1,3,0,2,2", at="2024-06-30T10:00", question="meanwhile", db=engine)
             )
