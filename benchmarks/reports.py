@@ -73,8 +73,12 @@ def documented(name: str) -> str:
     return text_[start : text_.index("```", start)].strip()
 
 
+SUBJECTS = ("妻財", "官鬼", "父母", "子孫", "兄弟", "世", "應", "考試", "疾病")
+
+
 def random_rows(n: int, seed: int) -> Iterator[tuple[dict[str, Any], list[int]]]:
-    """``n`` random readings: a reading row (with its keys) and its six values."""
+    """``n`` random readings: a reading row (with its keys and, for half of them, a subject)
+    and its six values."""
     rng = random.Random(seed)
     start = datetime(1901, 1, 1).timestamp()
     span = datetime(2099, 12, 31).timestamp() - start
@@ -100,6 +104,8 @@ def random_rows(n: int, seed: int) -> Iterator[tuple[dict[str, Any], list[int]]]
             "half_year": m.half_year,
             "early_rat": 0,
             "najia_variant": "fixed",
+            # half the readings are about a subject, so that a chart reads its 用神 too
+            "about": rng.choice(SUBJECTS) if rng.random() < 0.5 else None,
             **keys.__dict__,
         }
         yield row, [int(v) for v in values]
