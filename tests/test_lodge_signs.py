@@ -266,3 +266,34 @@ def test_0015_down_and_up_keeps_readings_and_computes_cast_utc(fresh_db: str) ->
         assert doctor.check(engine) == []
     finally:
         engine.dispose()
+
+
+def test_every_still_hexagram_at_the_worked_instant_agrees_with_the_oracle(engine: Engine) -> None:
+    """The view against the oracle for the 64 still hexagrams at the worked instant, asking
+    about a relative (子孫), the asker (世: the 用神 is the world line) and the other party
+    (應): 盡善 fires where the 用神's line is in 奎 (the moon's lodge and the 丑 month's 昏中),
+    whatever place it holds."""
+    from itertools import product
+
+    from yimao_db.kb.expected.chart import expected_chart
+
+    m = moment_at(AT, "Asia/Shanghai")
+    fired: dict[str, int] = {}
+    for bits, about in product(map("".join, product("78", repeat=6)), ("子孫", "世", "應")):
+        rid = cast(bits, at=AT, tz="Asia/Shanghai", about=about, db=engine)
+        want = expected_chart(
+            bits,
+            day_gz=m.day_gz,
+            month_branch=m.month_branch,
+            hour_gz=m.hour_gz,
+            year_gz=m.year_gz,
+            about=about,
+            cast_utc=m.cast_utc,
+        )
+        expected = sorted(
+            (s["sign"], s["position"]) for s in want.signs if s["sign"] in LODGE_SIGNS
+        )
+        assert lodge_signs(engine, rid) == expected, (bits, about)
+        for sign, _ in expected:
+            fired[f"{sign} {about}"] = fired.get(f"{sign} {about}", 0) + 1
+    assert {"盡善 子孫", "盡善 世", "盡善 應", "日纏 子孫", "月麗 子孫"} <= set(fired), fired
