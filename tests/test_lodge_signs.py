@@ -188,6 +188,27 @@ def test_check_finds_a_wrong_cast_utc(fresh_db: str) -> None:
     ), found
 
 
+def test_check_recomputes_the_lodge_signs(fresh_db: str) -> None:
+    """A row of lodge_sign taken away: the seeded-table check names it, and the signs'
+    recomputation names the reading whose 月麗 and 盡善 the view no longer gives."""
+    engine = writer_engine(fresh_db)
+    try:
+        rid = cast("888888", at=AT, tz="Asia/Shanghai", about="子孫", db=engine)
+        assert doctor.check(engine) == []
+        with engine.begin() as conn:
+            conn.execute(text("DELETE FROM lodge_sign WHERE body = '月' AND mansion = '奎'"))
+        found = [str(p) for p in doctor.check(engine)]
+    finally:
+        engine.dispose()
+    assert any("lodge_sign" in p and "row missing" in p for p in found), found
+    for sign in ("月麗", "盡善"):
+        assert any(
+            f"reading_id={rid}" in p
+            and f"sign {sign} on line 6: the rules give it, the view does not" in p
+            for p in found
+        ), found
+
+
 def _migrate(db: str, target: str, up: bool) -> None:
     engine = writer_engine(db, building=True)
     try:
