@@ -380,6 +380,28 @@ READING_CASES: dict[str, list[Case]] = {
             ],
         ),
     ],
+    # the instant of cast_at on the UTC clock (2024-06-30T23:30+08:00), which the lodges are
+    # looked up by: the calendar's, and none for a reading given as pillars
+    "cast_utc": [
+        (
+            f"UPDATE reading SET cast_utc = '2024-06-30T16:30:00Z' {_R}",
+            [
+                f"reading: reading id={_COINS}: cast_utc is '2024-06-30T16:30:00Z', the "
+                "calendar gives '2024-06-30T15:30:00Z' for cast_at"
+            ],
+        ),
+        (
+            f"UPDATE reading SET cast_utc = '2024-06-30 15:30' {_R}",
+            [f"constraint: reading id={_COINS}: CHECK ck_reading_cast_utc_utc is false"],
+        ),
+        (
+            f"UPDATE reading SET cast_utc = '2024-06-30T15:30:00Z' WHERE id = {_PILLARS}",
+            [
+                f"reading: reading id={_PILLARS}: cast_utc is '2024-06-30T15:30:00Z', but a "
+                "reading given as pillars has none"
+            ],
+        ),
+    ],
     # the keys derived from the lines 879688 (seasonal, after the summer solstice)
     "primary_kw": [
         (
@@ -595,7 +617,8 @@ def test_a_time_that_summer_time_skipped(damaged: Path, expected: Tables) -> Non
         expected,
         "UPDATE reading SET cast_at = '1991-04-14T02:30:00+08:00', year_gz = '辛未', "
         "month_gz = '壬辰', month_branch = '辰', day_gz = '甲寅', hour_gz = '乙丑', "
-        f"solar_term = '清明', half_year = '冬至後', early_rat = 0 WHERE id = {VALUES}",
+        f"solar_term = '清明', half_year = '冬至後', early_rat = 0, "
+        f"cast_utc = '1991-04-13T18:30:00Z' WHERE id = {VALUES}",
     )
     assert (
         f"reading: reading id={VALUES}: cast_at is '1991-04-14T02:30:00+08:00', a civil time "
@@ -694,10 +717,12 @@ def test_each_distinct_moment_is_computed_once(
             con.execute(
                 "INSERT INTO reading (created_at, question, method, cast_input, cast_at, tz, "
                 "year_gz, month_gz, month_branch, day_gz, hour_gz, solar_term, half_year, "
-                "early_rat, najia_variant, primary_kw, changed_kw, moving_mask, najia_half) "
+                "early_rat, najia_variant, primary_kw, changed_kw, moving_mask, najia_half, "
+                "cast_utc) "
                 "SELECT created_at, question, method, cast_input, cast_at, tz, year_gz, "
                 "month_gz, month_branch, day_gz, hour_gz, solar_term, half_year, early_rat, "
-                "najia_variant, primary_kw, changed_kw, moving_mask, najia_half FROM reading"
+                "najia_variant, primary_kw, changed_kw, moving_mask, najia_half, cast_utc "
+                "FROM reading"
             )
         con.execute(
             "INSERT INTO reading_line SELECT r.id, l.position, l.value, l.coins "

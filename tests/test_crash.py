@@ -40,6 +40,7 @@ from yimao_db.kb import seeding
 from yimao_db.kb.rules.keys import KEY_COLUMNS
 
 LATER_INPUTS = ("matter", "about")  # inputs of a reading added after 0003 (0006, 0014)
+LATER_DERIVED = ("cast_utc",)  # computed from the inputs, added after 0003 (0015)
 
 Tables = dict[str, list[dict[str, Any]]]
 READINGS_REVISION = "0003"
@@ -84,7 +85,7 @@ def readings(path: Path) -> list[tuple[object, ...]]:
         inputs = [
             f"r.{name}"
             for _, name, *_ in con.execute("PRAGMA table_info(reading)")
-            if name not in (*KEY_COLUMNS, *LATER_INPUTS)
+            if name not in (*KEY_COLUMNS, *LATER_INPUTS, *LATER_DERIVED)
         ]
         rows = con.execute(
             f"SELECT {', '.join(inputs)}, l.* FROM reading r "

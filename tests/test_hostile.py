@@ -731,6 +731,14 @@ REVIEWED = {
         "a family's arm of v_reading_sign as the registry declares it (its words and SQL)"
     ),
     ("kb/views/signs.py", "{UNION}"): "the families' arms, as the registry declares them",
+    ("kb/rules/sign_family.py", "WHERE li.body = {body} AND li.starts_at <= r.cast_utc"): (
+        "the lodge lookup of v_reading and the lodge families: the body is SQL the code"
+        " writes ('日', '月' or a family's column lg.body)"
+    ),
+    ("kb/rules/signs.py", "lg.lodge = {lodge_at_cast("): (
+        "a family's arm of v_reading_sign as the registry declares it, with the lodge lookup"
+        " of sign_family.lodge_at_cast"
+    ),
     ("kb/migrating.py", "CREATE VIEW {view.name} AS {view.sql}"): "a view frozen in a revision",
     ("kb/migrating.py", "DROP VIEW {view.name}"): "a view name frozen in a revision",
     ("readings.py", "FROM {view} WHERE reading_id = :id{order}"): (

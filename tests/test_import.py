@@ -795,7 +795,20 @@ def test_the_spool_spills_to_a_file_without_a_name(monkeypatch: pytest.MonkeyPat
     spool = spool_module.Spool(dbapi)
     lines = tuple((p, 7, None) for p in range(1, 7))
     row = (
-        ("q" * 100, "values", "789678", *["x"] * 10, "fixed", None, None, 1, None, 0, "冬至後"),
+        (
+            "q" * 100,
+            "values",
+            "789678",
+            *["x"] * 10,
+            "fixed",
+            None,
+            None,
+            None,
+            1,
+            None,
+            0,
+            "冬至後",
+        ),
         lines,
     )
     for _ in range(3000):

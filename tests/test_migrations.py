@@ -41,6 +41,7 @@ from yimao_db.kb.schema import metadata
 from yimao_db.kb.views import contract, views
 
 LATER_INPUTS = ("matter", "about")  # inputs of a reading added after revision 0003 (0006, 0014)
+LATER_DERIVED = ("cast_utc",)  # computed from the inputs, added after 0003 (0015)
 
 READINGS_REVISION = "0003"  # the revision that creates reading and reading_line
 
@@ -110,13 +111,13 @@ def cast_readings(db: str) -> list[int]:
 
 def reading_rows(db: str) -> dict[str, list[tuple[Any, ...]]]:
     """The raw rows of the two reading tables: what was cast (the inputs; the keys derived
-    from them exist from revision 0005 on)."""
+    from them exist from revision 0005 on, the instant on the UTC clock from 0015)."""
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         columns = [
             name
             for _, name, *_ in con.execute("PRAGMA table_info(reading)")
-            if name not in (*KEY_COLUMNS, *LATER_INPUTS)
+            if name not in (*KEY_COLUMNS, *LATER_INPUTS, *LATER_DERIVED)
         ]
         return {
             "reading": con.execute(

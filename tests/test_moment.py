@@ -556,7 +556,9 @@ def test_hour_stem_comes_from_the_rule(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_input_forms_agree() -> None:
     expected = moment_at("2026-11-30T09:15:00+08:00")
     assert moment_at(datetime(2026, 11, 30, 9, 15)) == expected
-    with_seconds = replace(expected, cast_at="2026-11-30T09:15:30+08:00")
+    with_seconds = replace(
+        expected, cast_at="2026-11-30T09:15:30+08:00", cast_utc="2026-11-30T01:15:30Z"
+    )
     assert moment_at(datetime(2026, 11, 30, 9, 15, 30, 500)) == with_seconds
     assert moment_at("2026-11-30T01:15:00Z") == expected
     assert moment_at(datetime(2026, 11, 30, 1, 15, tzinfo=UTC)) == expected

@@ -76,7 +76,7 @@ def test_the_catalogue() -> None:
         assert s.basis != "book" or s.passage is not None, s.name
         assert s.condition and s.meaning and s.meaning_zh, s.name
         assert (s.when is None) == (
-            s.table in ("world_group_sign", "matter_sign", "matter_relief_sign")
+            s.table in ("world_group_sign", "matter_sign", "matter_relief_sign", "use_lodge_sign")
         )
     assert {s.weight for s in signs.SIGNS if s.subject in ("世", "應", "世應")} == {5}
     assert signs.by_name()["世空"].weight > signs.by_name()["卦身空"].weight

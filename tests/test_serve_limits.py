@@ -121,7 +121,7 @@ TOO_BIG = "string or blob too big (yimao serve allows up to 64 KiB in one value"
             "(SELECT y+y+y+y AS y FROM (SELECT y+y+y+y AS y FROM (SELECT y+y+y+y AS y FROM "
             "(SELECT y+y+y+y AS y FROM (SELECT y+y+y+y AS y FROM "
             "(SELECT instr('abc', 'c') AS y))))))))",
-            "or its program more than 20,000 steps",
+            "or its program more than 32,768 steps",
         ),
     ],
     ids=[

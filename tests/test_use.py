@@ -56,6 +56,7 @@ def check_use(engine: Engine, rid: int, values: str) -> None:
         year_gz=c.year_gz,
         matter=c.matter,
         about=about,
+        cast_utc=c.cast_utc,
     )
     candidates = rows(engine, "v_reading_use_candidate", rid, "role_ordinal, rank")
     got = [{k: v for k, v in r.items() if k != "reading_id"} for r in candidates]
@@ -73,6 +74,11 @@ def check_use(engine: Engine, rid: int, values: str) -> None:
     assert len(chosen) == (4 if about else 0)
 
 
+# instants of casts at a date-time: the moon in the month's dusk mansion (2026-01-25 12:00,
+# 丑 month, 奎: 盡善 fires where the 用神 shows on a 奎 line), and an ordinary one
+LODGED = ("2026-01-25T12:00", "2026-07-01T10:00")
+
+
 def test_views_agree_with_the_oracle(engine: Engine) -> None:
     @settings(max_examples=60, deadline=None, database=None)
     @given(
@@ -82,11 +88,14 @@ def test_views_agree_with_the_oracle(engine: Engine) -> None:
         hour=st.sampled_from(BRANCHES),
         about=st.sampled_from(SUBJECTS),
         variant=st.sampled_from(("fixed", "seasonal")),
+        at=st.sampled_from(LODGED),
     )
-    def run(values: str, day: str, month: str, hour: str, about: str, variant: str) -> None:
+    def run(
+        values: str, day: str, month: str, hour: str, about: str, variant: str, at: str
+    ) -> None:
         hour_gz = spirits.hour_stem(day[0], hour) + hour
         if variant == "seasonal":
-            rid = cast(values, at="2026-07-01T10:00", najia=variant, about=about, db=engine)
+            rid = cast(values, at=at, najia=variant, about=about, db=engine)
         else:
             rid = cast(values, day=day, month=month, hour=hour_gz, about=about, db=engine)
         check_use(engine, rid, values)

@@ -219,6 +219,9 @@ class Chart:
     changed_palace: str | None
     changed_generation_name: str | None
     nuclear_name: str
+    cast_utc: str | None
+    sun_mansion: str | None
+    moon_mansion: str | None
     lines: tuple[ChartLine, ...]
     hidden: tuple[HiddenLine, ...]
     signs: tuple[ChartSign, ...]
@@ -289,6 +292,9 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "changed_palace",
         "changed_generation_name",
         "nuclear_name",
+        "cast_utc",
+        "sun_mansion",
+        "moon_mansion",
     ),
     "v_reading_line": (
         "reading_id",

@@ -245,6 +245,7 @@ READING_COLUMNS = (
     "najia_variant",
     "matter",
     "about",
+    "cast_utc",  # the instant of cast_at on the UTC clock (the lodges, §8.12); NULL for pillars
     *KEY_COLUMNS,
 )
 LINE_COLUMNS = ("position", "value", "coins")  # reading_line, without reading_id
@@ -279,6 +280,7 @@ def reading_rows(request: CastRequest) -> Rows:
         request.najia_variant,
         request.matter,
         request.about,
+        m.cast_utc,
         keys.primary_kw,
         keys.changed_kw,
         keys.moving_mask,

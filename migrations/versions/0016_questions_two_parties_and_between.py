@@ -7,7 +7,7 @@ in two arms of inner joins instead of LEFT JOINs, which SQLite built for every r
 The rows of the rule tables come from the seed.
 
 Revision ID: 0016
-Revises: 0014
+Revises: 0015
 """
 
 from collections.abc import Sequence
@@ -19,7 +19,7 @@ from yimao_db.kb import migrating
 from yimao_db.kb.migrating import ViewSQL
 
 revision: str = "0016"
-down_revision: str | None = "0014"
+down_revision: str | None = "0015"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
@@ -206,6 +206,13 @@ FROM (
   JOIN hexagram_line l ON l.king_wen = r.primary_kw
   JOIN mansion_sign ms ON ms.month_branch = r.month_branch AND ms.mansion = l.mansion
   UNION ALL
+  -- a line's mansion, and the lodge the sun and the moon are in at the cast (cast_utc in `lodge_ingress`)
+  SELECT r.id, lg.sign, l.position
+  FROM reading r
+  JOIN hexagram_line l ON l.king_wen = r.primary_kw
+  JOIN lodge_sign lg ON lg.mansion = l.mansion
+    AND lg.lodge = (SELECT x.mansion FROM (SELECT li.mansion, li.ends_at FROM lodge_ingress li WHERE li.body = lg.body AND li.starts_at <= r.cast_utc ORDER BY li.starts_at DESC LIMIT 1) x WHERE x.ends_at > r.cast_utc)
+  UNION ALL
   -- the world line moving alone (`mask_line`) and the hexagram's star
   SELECT r.id, so.sign, h.world
   FROM reading r
@@ -346,6 +353,25 @@ FROM (
   JOIN v_reading_use u ON u.reading_id = r.id
   JOIN use_fly_sign uf ON uf.role = u.role AND uf.fly_is_moving = u.fly_is_moving
     AND uf.fly_is_day_clash = u.fly_is_day_clash
+  UNION ALL
+  -- the 用神's place and line mansion, the month, and 日纏 or 月麗 on its line
+  SELECT r.id, ul.sign, l.position
+  FROM reading r
+  -- CROSS JOIN keeps this order: the month's dusk mansion on a line of the hexagram,
+  -- the sun or the moon on it (日纏 or 月麗), and only then the 用神 on that line, in a
+  -- subquery, so that v_reading_use is worked out only for the few readings that meet
+  -- the rest (a join with it would build the roles of every reading first)
+  CROSS JOIN use_lodge_sign ul
+  CROSS JOIN hexagram_line l
+  WHERE ul.month_branch = r.month_branch
+    AND l.king_wen = r.primary_kw AND l.mansion = ul.mansion
+    AND EXISTS (
+    SELECT 1 FROM lodge_sign lg
+    WHERE lg.mansion = l.mansion AND lg.lodge = (SELECT x.mansion FROM (SELECT li.mansion, li.ends_at FROM lodge_ingress li WHERE li.body = lg.body AND li.starts_at <= r.cast_utc ORDER BY li.starts_at DESC LIMIT 1) x WHERE x.ends_at > r.cast_utc))
+    AND EXISTS (
+    SELECT 1 FROM v_reading_use u
+    WHERE u.reading_id = r.id AND u.role = ul.role AND u.source = ul.source
+      AND u.position = l.position)
 ) x
 JOIN sign s ON s.name = x.sign
 """,
@@ -353,7 +379,7 @@ JOIN sign s ON s.name = x.sign
 )
 REPLACES = {
     "v_reading_use": "0014",
-    "v_reading_sign": "0014",
+    "v_reading_sign": "0015",
 }
 
 

@@ -61,6 +61,7 @@ __all__ = [
     "moment_of",
     "parse_at",
     "parse_pillars",
+    "utc_text",
 ]
 
 LICHUN = 3  # tyme4py's index of 立春 among a year's terms (冬至 = 0)
@@ -77,6 +78,7 @@ _VARIANTS = str.maketrans({"醜": "丑"})
 class Moment:
     cast_at: str | None  # ISO 8601 local civil time with offset; None if given as pillars
     tz: str | None  # IANA zone name; None if given as pillars
+    cast_utc: str | None  # the instant of cast_at, UTC YYYY-MM-DDTHH:MM:SSZ; None for pillars
     year_gz: str | None
     month_gz: str | None
     month_branch: str  # 月建, always known
@@ -115,6 +117,12 @@ def _void(day_gz: str) -> str:
     return "".join(void_branches(ordinal_of(day_gz[0], day_gz[1])))
 
 
+def utc_text(civil: CivilTime) -> str:
+    """The instant of ``civil`` on the UTC clock, ``YYYY-MM-DDTHH:MM:SSZ`` (whole seconds):
+    ``reading.cast_utc``, which the lodges of the sun and the moon are looked up by (§8.12)."""
+    return civil.utc.isoformat(timespec="seconds") + "Z"
+
+
 def moment_of(civil: CivilTime, early_rat: bool = False) -> Moment:
     """The pillars of a time read by :func:`parse_at`; see the module docstring."""
     try:
@@ -130,6 +138,7 @@ def moment_of(civil: CivilTime, early_rat: bool = False) -> Moment:
     return Moment(
         cast_at=civil.cast_at,
         tz=civil.tz,
+        cast_utc=utc_text(civil),
         year_gz=year_gz,
         month_gz=_month_pillar(year_gz[0], month_branch),
         month_branch=month_branch,
@@ -230,6 +239,7 @@ def moment_from_pillars(
     return Moment(
         cast_at=None,
         tz=None,
+        cast_utc=None,
         year_gz=year_gz,
         month_gz=month_gz,
         month_branch=branch,

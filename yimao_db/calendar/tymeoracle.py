@@ -34,7 +34,7 @@ from tyme4py.sixtycycle import SixtyCycle, SixtyCycleMonth, SixtyCycleYear
 from tyme4py.solar import SolarDay, SolarTerm, SolarTime
 
 from yimao_db.calendar.civiltime import CivilTime
-from yimao_db.calendar.moment import Moment
+from yimao_db.calendar.moment import Moment, utc_text
 from yimao_db.calendar.solarterms import SOLAR_TERMS
 from yimao_db.kb.rules.ganzhi import ganzhi
 from yimao_db.kb.vocab import AFTER_SUMMER, AFTER_WINTER
@@ -97,6 +97,7 @@ def reference_moment(civil: CivilTime, early_rat: bool = False) -> Moment:
     return Moment(
         cast_at=civil.cast_at,
         tz=civil.tz,
+        cast_utc=utc_text(civil),
         year_gz=year_gz,
         month_gz=month_gz,
         month_branch=month_gz[1],

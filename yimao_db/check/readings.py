@@ -67,7 +67,7 @@ from yimao_db.kb.vocab import NAJIA_VARIANTS
 from yimao_db.readings import PILLAR_COLUMNS
 
 # the stored moment, compared with the calendar column by column
-MOMENT_COLUMNS = ("cast_at", *PILLAR_COLUMNS)
+MOMENT_COLUMNS = ("cast_at", "cast_utc", *PILLAR_COLUMNS)
 # The reading columns compared value by value here (a value read from bytes that are not
 # UTF-8 cannot equal what it is compared with), which check_cells need not decode again.
 COMPARED = frozenset(
@@ -90,10 +90,10 @@ LINES = """(
 # Q1: the moments, each distinct (inputs, stored moment) once, same inputs together
 MOMENT_KEY = ("tz", "early_rat", "cast_at", *MOMENT_COLUMNS[1:])
 MOMENTS = """
-SELECT tz, early_rat, cast_at, year_gz, month_gz, month_branch, day_gz, hour_gz,
+SELECT tz, early_rat, cast_at, cast_utc, year_gz, month_gz, month_branch, day_gz, hour_gz,
        solar_term, half_year, COUNT(*)
 FROM reading
-GROUP BY tz, early_rat, cast_at, year_gz, month_gz, month_branch, day_gz, hour_gz,
+GROUP BY tz, early_rat, cast_at, cast_utc, year_gz, month_gz, month_branch, day_gz, hour_gz,
          solar_term, half_year
 ORDER BY tz, early_rat, cast_at
 """
@@ -299,7 +299,7 @@ class Checker:
             )
         except UsageError as exc:
             found.append(("reading", what, str(exc)))
-        for column in ("solar_term", "half_year", "early_rat"):
+        for column in ("cast_utc", "solar_term", "half_year", "early_rat"):
             if g[column] not in (None, 0):
                 found.append(
                     (
@@ -566,7 +566,7 @@ def name_rows(conn: Connection, found: Capped) -> None:
 
 CHART_INPUTS = """
 SELECT r.id, l.vals, r.day_gz, r.month_branch, r.hour_gz, r.najia_variant, r.half_year,
-       r.year_gz, r.matter, r.about
+       r.year_gz, r.matter, r.about, r.cast_utc
 FROM reading r JOIN LINES l ON l.reading_id = r.id
 WHERE r.id IN :ids
 """.replace("LINES", LINES)
@@ -621,6 +621,7 @@ def chart_differences(
     year_gz: Any,
     matter: Any,
     about: Any = None,
+    cast_utc: Any = None,
 ) -> list[str]:
     """Where the chart the views give reading ``rid`` differs from the rules' chart of its
     inputs (nothing is compared when the inputs themselves are broken: those problems are
@@ -632,7 +633,16 @@ def chart_differences(
         return []
     try:
         want = oracle(
-            values, day_gz, month_branch, hour_gz, variant, half_year, year_gz, matter, about
+            values,
+            day_gz,
+            month_branch,
+            hour_gz,
+            variant,
+            half_year,
+            year_gz,
+            matter,
+            about,
+            cast_utc,
         )
     except (KeyError, ValueError, IndexError, StopIteration):
         return []  # a month branch, an hour or a subject that is not one: reported elsewhere
@@ -673,6 +683,7 @@ def oracle(
     year_gz: str | None = None,
     matter: str | None = None,
     about: str | None = None,
+    cast_utc: str | None = None,
 ) -> ExpectedChart:
     return expected_chart(
         values,
@@ -684,4 +695,5 @@ def oracle(
         year_gz=year_gz,
         matter=matter,
         about=about,
+        cast_utc=cast_utc,
     )

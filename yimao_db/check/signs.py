@@ -27,7 +27,7 @@ MAX_PROBLEMS = 50  # listed per check; the rest are counted in one line
 
 IDS_PARAM: BindParameter[list[int]] = bindparam("ids", expanding=True)
 READINGS = text(
-    "SELECT id, day_gz, month_branch, hour_gz, najia_half, matter, about FROM reading "
+    "SELECT id, day_gz, month_branch, hour_gz, najia_half, matter, about, cast_utc FROM reading "
     "WHERE id IN :ids ORDER BY id"
 ).bindparams(IDS_PARAM)
 LINES = text(
@@ -73,6 +73,7 @@ def _with_use(
     half: str,
     matter: str | None,
     about: str,
+    cast_utc: str | None,
 ) -> list[tuple[str, int | None]]:
     """The expected signs of a reading that names its subject, from the whole expected chart
     (the seasonal najia's second half is the only half that differs from the fixed table)."""
@@ -89,6 +90,7 @@ def _with_use(
         half_year=half if seasonal else None,
         matter=matter,
         about=about,
+        cast_utc=cast_utc,
     )
     return [(row["sign"], row["position"]) for row in chart.signs]
 
@@ -108,7 +110,7 @@ def sign_problems(conn: Connection, reading_ids: Iterable[int] | None = None) ->
         have: dict[int, Fired] = defaultdict(Counter)
         for rid, sign, position in conn.execute(SIGNS, bounds):
             have[rid][(sign, position)] += 1
-        for rid, day, month, hour, half, matter, about in conn.execute(READINGS, bounds):
+        for rid, day, month, hour, half, matter, about, utc in conn.execute(READINGS, bounds):
             if len(values[rid]) != 6 or not set(values[rid]) <= set("6789"):
                 continue  # six lines are yimao check's own reading check
             try:
@@ -122,10 +124,11 @@ def sign_problems(conn: Connection, reading_ids: Iterable[int] | None = None) ->
                             hour_gz=hour,
                             najia_half=half,
                             matter=matter,
+                            cast_utc=utc,
                         )
                     ]
                 else:  # the signs of the 用神 need the chart's lines (the whole oracle)
-                    fired = _with_use(values[rid], day, month, hour, half, matter, about)
+                    fired = _with_use(values[rid], day, month, hour, half, matter, about, utc)
             except (KeyError, ValueError, IndexError, TypeError, StopIteration):
                 continue  # a moment or a subject that is not one: reported elsewhere
 

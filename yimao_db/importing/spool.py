@@ -29,7 +29,7 @@ from yimao_db.readings import LINE_COLUMNS, READING_COLUMNS, ReadingRow, Rows
 
 NAME = "import_spool"
 CACHE_KIB = 4096  # the spool's page cache; beyond it pages go to the (nameless) file
-READINGS_PER_STATEMENT = 40  # 600 parameters for the readings, 960 for their lines (< 999)
+READINGS_PER_STATEMENT = 40  # 880 parameters for the readings, 960 for their lines (< 999)
 
 _READING = ", ".join(READING_COLUMNS)
 _LINE = ", ".join(LINE_COLUMNS)

@@ -58,7 +58,7 @@ from yimao_db.sql.session import SQLITE_HEAP_LIMIT, SQLITE_MAX_VALUE
 VALUE_LIMIT = 64 * 2**10  # bytes in one string or blob on datasette's connections
 LIKE_PATTERN_LIMIT = 2**10  # bytes in the pattern of LIKE or GLOB
 COLUMN_LIMIT = 100  # columns of a result row (the widest view has 43)
-VDBE_OP_LIMIT = 20_000  # steps of one compiled statement (v_reading_sign's chart query: 10,781)
+VDBE_OP_LIMIT = 32_768  # steps of one compiled statement (v_reading_sign's chart query: 21,504)
 WORK_LIMIT = 2**20  # characters one call of instr, replace, trim, like or glob may compare
 ROWS_LIMIT = 8 * 2**20  # bytes the rows of one query may hold
 MAX_RETURNED_ROWS = 1000  # rows of one query (datasette's max_returned_rows)

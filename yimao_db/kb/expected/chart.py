@@ -17,7 +17,7 @@ from typing import Any
 from yimao_db.kb.expected.signs import expected_signs
 from yimao_db.kb.expected.use import expected_use, use_facts
 from yimao_db.kb.facts import facts
-from yimao_db.kb.rules import bodies, day_month, signs, spirits, transforms
+from yimao_db.kb.rules import bodies, day_month, lodges, signs, spirits, transforms
 from yimao_db.kb.rules.dusk import dusk_mansion
 from yimao_db.kb.rules.elements import relative
 from yimao_db.kb.rules.ganzhi import ordinal_of, void_branches
@@ -82,9 +82,11 @@ def expected_chart(
     year_gz: str | None = None,
     matter: str | None = None,
     about: str | None = None,
+    cast_utc: str | None = None,
 ) -> ExpectedChart:
     """Every derived value of the chart of ``values`` cast at the given moment, asking
-    about ``matter`` (功名 財利 獄訟 憂患 or None) and the subject ``about`` (canonical)."""
+    about ``matter`` (功名 財利 獄訟 憂患 or None) and the subject ``about`` (canonical);
+    ``cast_utc`` is the instant of the cast (``reading.cast_utc``), None for pillars."""
     f = facts()
     keys = reading_keys(values, najia_variant, half_year)
     table = hexagrams()
@@ -132,6 +134,8 @@ def expected_chart(
         "changed_palace": changed.palace if changed else None,
         "changed_generation_name": f.generations[changed.generation] if changed else None,
         "nuclear_name": table[nuclear_bits(primary.bits)].name,
+        "sun_mansion": lodges.lodge_at_utc(lodges.SUN, cast_utc),
+        "moon_mansion": lodges.lodge_at_utc(lodges.MOON, cast_utc),
     }
 
     lines = []
@@ -266,6 +270,7 @@ def expected_chart(
         matter=matter,
         about=about,
         use=use_facts(use_rows),
+        cast_utc=cast_utc,
     )
     by_name = signs.by_name()
     sign_rows = tuple(

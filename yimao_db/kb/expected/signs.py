@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from yimao_db.kb.rules import day_month, lines, signs, spirits
+from yimao_db.kb.rules import day_month, lines, lodges, signs, spirits
 from yimao_db.kb.rules.hexagrams import Hexagram, gua_shen_positions, hexagrams
 from yimao_db.kb.rules.keys import changed_bits, primary_bits
 from yimao_db.kb.rules.najia import line_stem_branch
@@ -81,8 +81,10 @@ def reading_facts(
     matter: str | None,
     about: str | None = None,
     use: tuple[UseFacts, ...] = (),
+    cast_utc: str | None = None,
 ) -> ReadingFacts:
-    """``values`` cast at the given moment, about ``matter``, as the sign families see it."""
+    """``values`` cast at the given moment (``cast_utc``: its instant, for the lodges of the
+    sun and the moon), about ``matter``, as the sign families see it."""
     table = hexagrams()
     primary = table[primary_bits(values)]
     mask = lines.moving_mask(values)
@@ -104,7 +106,15 @@ def reading_facts(
         gua_shen_lines=len(gua_shen),
         about=about,
         use=use,
+        lodges=cast_lodges(cast_utc),
     )
+
+
+def cast_lodges(cast_utc: str | None) -> tuple[tuple[str, str], ...]:
+    """(body, lodge) of the sun and the moon at ``cast_utc``; none without one or outside
+    the lodge table."""
+    found = ((body, lodges.lodge_at_utc(body, cast_utc)) for body in lodges.BODIES)
+    return tuple((body, lodge) for body, lodge in found if lodge is not None)
 
 
 def family_signs(family: Family, reading: ReadingFacts) -> list[FiredSign]:
@@ -129,10 +139,12 @@ def expected_signs(
     matter: str | None,
     about: str | None = None,
     use: tuple[UseFacts, ...] = (),
+    cast_utc: str | None = None,
 ) -> list[FiredSign]:
     """Every sign that fires for ``values`` cast at the given moment, about ``matter`` and
     the subject ``about``, with the roles ``use`` of that subject
-    (:func:`yimao_db.kb.expected.use.use_facts`)."""
+    (:func:`yimao_db.kb.expected.use.use_facts`), at the instant ``cast_utc`` (NULL for a
+    reading given as pillars)."""
     reading = reading_facts(
         values,
         day_gz=day_gz,
@@ -142,5 +154,6 @@ def expected_signs(
         matter=matter,
         about=about,
         use=use,
+        cast_utc=cast_utc,
     )
     return [found for family in signs.FAMILIES for found in family_signs(family, reading)]

@@ -47,6 +47,7 @@ __all__ = [
     "ingresses",
     "lodge_at",
     "lodge_at_seconds",
+    "lodge_at_utc",
     "parse_utc",
     "table_problems",
     "utc_seconds",
@@ -173,6 +174,20 @@ def lodge_at(body: str, at: datetime) -> str:
     and the stays that overlap its ends.
     """
     return lodge_at_seconds(body, utc_seconds(at))
+
+
+def lodge_at_utc(body: str, cast_utc: str | None) -> str | None:
+    """The lodge ``body`` is in at ``cast_utc`` (``YYYY-MM-DDTHH:MM:SSZ``, as
+    ``reading.cast_utc`` stores it): ``v_reading``'s ``sun_mansion`` and ``moon_mansion``.
+    None for None, and for an instant outside the table (as :func:`lodge_at_seconds`
+    refuses it)."""
+    if cast_utc is None:
+        return None
+    seconds = parse_utc(cast_utc)
+    try:
+        return lodge_at_seconds(body, seconds)
+    except ValueError:
+        return None
 
 
 def ingresses(body: str, year: int) -> list[Ingress]:

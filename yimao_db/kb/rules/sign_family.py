@@ -164,6 +164,9 @@ class ReadingFacts:
     gua_shen_lines: int  # how many lines hold the 卦身
     about: str | None = None  # the subject asked about
     use: tuple[UseFacts, ...] = ()  # the roles of the reading's subject; none without one
+    # (body, lodge): the lodges of the sun 日 and the moon 月 at the cast (§8.12); none for a
+    # reading given as pillars or cast outside the lodge table
+    lodges: tuple[tuple[str, str], ...] = ()
 
     def line(self, position: int) -> LineFacts:
         return self.lines[position - 1]
@@ -176,6 +179,19 @@ class ReadingFacts:
     def world_alone(self) -> int:
         """1 if the world line is the only moving line (獨發)."""
         return int(lines.is_sole(self.mask, self.primary.world))
+
+
+def lodge_at_cast(body: str) -> str:
+    """SQL: the lodge the body ``body`` (an SQL expression: ``'日'``, ``lg.body``) is in at
+    the instant ``r.cast_utc``: the body's last ingress at or before it in lodge_ingress (one
+    search of its primary key, body and starts_at, not a scan of a range of rows), kept only
+    while that stay lasts (ends_at after the instant), so that an instant after the table
+    has none; NULL for a NULL cast_utc. ``v_reading`` and the lodge families share it."""
+    return (
+        "(SELECT x.mansion FROM (SELECT li.mansion, li.ends_at FROM lodge_ingress li"
+        f" WHERE li.body = {body} AND li.starts_at <= r.cast_utc"
+        " ORDER BY li.starts_at DESC LIMIT 1) x WHERE x.ends_at > r.cast_utc)"
+    )
 
 
 Key = tuple[Any, ...]  # a key's values, in the order of its columns

@@ -37,6 +37,7 @@ from yimao_db.kb.rules import (
     bodies,
     dusk,
     lines,
+    lodges,
     matters,
     questions,
     shensha,
@@ -62,6 +63,7 @@ from yimao_db.kb.rules.sign_family import (
     Place,
     ReadingFacts,
     flag,
+    lodge_at_cast,
     on_world,
     per_line,
     per_place,
@@ -107,6 +109,14 @@ MATTER_SIGNS = {
     (SHI_SHEN, matters.FEAR): "世身逢忌",
 }
 RELIEF_SIGNS = {GUA_SHEN: "卦身空安", SHI_SHEN: "世身空安"}
+
+# the lodges of the sun and the moon (§8.12)
+SUN_LODGE, MOON_LODGE, ALL_GOOD = "日纏", "月麗", "盡善"
+LODGE_REASON = (
+    "§8.12 calls the sun in its 垣 good and the moon in its 次 auspicious, beside the 昏中 "
+    "and 旦中 of a line's mansion; whose lodge it means the book does not say, and we read "
+    "it as the line's mansion"
+)
 
 # the sources a 三合 or 三刑 around the world may draw its other branches from (§8.14)
 SOURCES = ("day", "month", "moving", "changed")
@@ -610,6 +620,17 @@ SIGNS: tuple[Sign, ...] = (
          "month six months on)",
          "the star fades: inauspicious", "旦中為凶",
          lambda k: dusk.dawn_mansion(k.month_branch) == k.mansion),
+    # -- the sun's and the moon's lodges at the cast (§8.12; lodge_sign) ----------------------
+    Sign(SUN_LODGE, "lodge_sign", "mansion", AUSPICIOUS, "8.12", DECISION,
+         f"the sun is in the line's mansion at the cast 日纏 ({LODGE_REASON})",
+         "the sun stands in this line's lodge: the line is lit, auspicious",
+         "日行本爻之宿，其爻得明，吉",
+         lambda k: k.body == lodges.SUN and k.lodge == k.mansion),
+    Sign(MOON_LODGE, "lodge_sign", "mansion", AUSPICIOUS, "8.12", DECISION,
+         f"the moon is in the line's mansion at the cast 月麗 ({LODGE_REASON})",
+         "the moon rests in this line's lodge: a good omen on the line",
+         "月行本爻之宿，其爻有祥",
+         lambda k: k.body == lodges.MOON and k.lodge == k.mansion),
     # --- the 用神 and its chain (docs/use.md): only for a reading that names its subject
     Sign("用神被克", "use_state_sign", "用神", INAUSPICIOUS, "6.6", DECISION,
          "the day or the month controls the 用神 (decision: §6.6's commentary reads a "
@@ -671,6 +692,14 @@ SIGNS: tuple[Sign, ...] = (
          "the 用神 hides, and its 飛神 moves or the day clashes it: the 伏神 comes out",
          "what is hidden can come out", "伏者得出",
          lambda k: k.role == USE and bool(k.fly_is_moving or k.fly_is_day_clash)),
+    Sign(ALL_GOOD, "use_lodge_sign", "用神", AUSPICIOUS, "8.12", BOOK,
+         "the 用神 stands on a line whose mansion culminates at dusk this month 昏中, and the "
+         "sun or the moon is in that mansion at the cast (日纏 or 月麗 on the line): the three "
+         "conditions of the §8.12 commentary together (a hidden 用神 stands on no line's "
+         "mansion of its own)",
+         "what is asked about sits on the shining lodge with the sun or the moon upon it: "
+         "good in every way",
+         "用神居昏中之宿，日月臨之，吉無不備"),
 )  # fmt: skip
 
 
@@ -846,6 +875,33 @@ def relief_rules() -> tuple[ReliefRule, ...]:
 # The tables, the view, the rows, the oracle's loop, the invariants' list of family tables and
 # the families table of docs/signs.md are derived from it.
 
+
+@dataclass(frozen=True)
+class UseLodgeRule:
+    """use_lodge_sign: 盡善 (§8.12 commentary) needs the 用神 on a line of the primary (not
+    hidden) whose mansion is the month's dusk mansion 昏中, and the sun or the moon in that
+    mansion at the cast: a row gives the first two; the third is 日纏 or 月麗 on the line
+    (lodge_sign)."""
+
+    month_branch: str
+    mansion: str
+    role: str
+    source: str
+    sign: str
+
+
+@cache
+def use_lodge_rules() -> tuple[UseLodgeRule, ...]:
+    """A row for each month and each place a 用神 may show on (a hidden one stands on no
+    line's mansion of its own): the 用神 on the month's 昏中 mansion."""
+    return tuple(
+        UseLodgeRule(branch, dusk.dusk_mansion(branch), USE, source, ALL_GOOD)
+        for branch in facts().branches
+        for source in use.SOURCES
+        if source != HIDDEN_SOURCE
+    )
+
+
 NATURES = (AUSPICIOUS, INAUSPICIOUS)
 BODY_PLACES = (GUA_SHEN, SHI_SHEN)
 ATTITUDES = (matters.WANT, matters.FEAR)
@@ -871,6 +927,7 @@ ATTITUDE = Domain(TEXT, 8, listed=ATTITUDES)
 ROLE = Domain(TEXT, 2, listed=use.ROLES)
 BETWEEN_USE = Domain(TEXT, 8, listed=(questions.OBSTACLE, questions.HELPER))
 USE_SOURCE = Domain(TEXT, 8, listed=use.SOURCES)
+LODGE_BODY = Domain(TEXT, 1, listed=lodges.BODIES)
 ROLE_DOC = "The role: 用神 原神 忌神 or 仇神 (docs/use.md)"
 
 PLACE_DOC = "The line's place: 世 應 間 卦身 世身 身前 (after the 世身) or 身後 (before it)"
@@ -990,6 +1047,36 @@ def _relief_fires(r: ReadingFacts) -> Iterator[tuple[int | None, str]]:
         for relief in relief_rules():
             if (relief.matter, relief.place, relief.is_void) == (r.matter, place.place, f.is_void):
                 yield place.position, relief.sign
+
+
+def _lodge_keys(r: ReadingFacts) -> Iterator[tuple[int | None, Key]]:
+    """lodge_sign: each line's mansion with the sun's and with the moon's lodge at the cast."""
+    for f in r.lines:
+        for body, lodge in r.lodges:
+            yield f.position, (f.mansion, body, lodge)
+
+
+def _lit(r: ReadingFacts) -> set[int]:
+    """The lines 日纏 or 月麗 fires on."""
+    key = families()["lodge_sign"].key
+    return {p for p, k in _lodge_keys(r) if p is not None and firing("lodge_sign", key(*k))}
+
+
+def _use_lodge_fires(r: ReadingFacts) -> Iterator[tuple[int | None, str]]:
+    """盡善: a row of use_lodge_sign for the 用神's line, with 日纏 or 月麗 on it (§8.12)."""
+    lit = _lit(r) if r.use else set()
+    for u in r.use:
+        if u.position not in lit:
+            continue
+        mansion = r.line(u.position).mansion
+        for rule in use_lodge_rules():
+            if (rule.role, rule.source, rule.month_branch, rule.mansion) == (
+                u.role,
+                u.source,
+                r.month_branch,
+                mansion,
+            ):
+                yield u.position, rule.sign
 
 
 FAMILIES: tuple[Family, ...] = (
@@ -1314,6 +1401,26 @@ FAMILIES: tuple[Family, ...] = (
         keys=per_line(lambda r, f: (r.month_branch, f.mansion)),
     ),
     Family(
+        "lodge_sign",
+        "日纏 and 月麗 (§8.12): the sun or the moon in a line's mansion at the cast. A row for "
+        "each mansion and body where the body's lodge is the mansion: the equality is the "
+        "rule, as data.",
+        "a line's mansion, and the lodge the sun and the moon are in at the cast (cast_utc in "
+        "`lodge_ingress`)",
+        (
+            Column("mansion", MANSION, "The line's mansion"),
+            Column("body", LODGE_BODY, "日 (the sun) or 月 (the moon)"),
+            Column("lodge", MANSION, "The lodge the body is in at the cast"),
+        ),
+        "l.position",
+        f"""
+        JOIN hexagram_line l ON l.king_wen = r.primary_kw
+        JOIN lodge_sign lg ON lg.mansion = l.mansion
+          AND lg.lodge = {lodge_at_cast("lg.body")}
+        """,
+        keys=_lodge_keys,
+    ),
+    Family(
         "sole_sign",
         "獨發 and the star that shows when the world line is the only moving line (§8.7–8.9).",
         "the world line moving alone (`mask_line`) and the hexagram's star",
@@ -1604,6 +1711,39 @@ FAMILIES: tuple[Family, ...] = (
             for u in r.use
             if u.fly_is_moving is not None
         ],
+    ),
+    Family(
+        "use_lodge_sign",
+        "盡善 (§8.12 commentary): the 用神 on a line whose mansion culminates at dusk this "
+        "month 昏中, with the sun or the moon in that mansion at the cast (日纏 or 月麗 on the "
+        "line, lodge_sign).",
+        "the 用神's place and line mansion, the month, and 日纏 or 月麗 on its line",
+        (
+            Column("month_branch", BRANCH, "The month's branch"),
+            Column("mansion", MANSION, "The month's 昏中 mansion, which the line's must be"),
+            Column("role", ROLE, ROLE_DOC),
+            Column("source", USE_SOURCE, "Where it is: visible, world or response (not hidden)"),
+        ),
+        "l.position",
+        f"""
+        -- CROSS JOIN keeps this order: the month's dusk mansion on a line of the hexagram,
+        -- the sun or the moon on it (日纏 or 月麗), and only then the 用神 on that line, in a
+        -- subquery, so that v_reading_use is worked out only for the few readings that meet
+        -- the rest (a join with it would build the roles of every reading first)
+        CROSS JOIN use_lodge_sign ul
+        CROSS JOIN hexagram_line l
+        WHERE ul.month_branch = r.month_branch
+          AND l.king_wen = r.primary_kw AND l.mansion = ul.mansion
+          AND EXISTS (
+          SELECT 1 FROM lodge_sign lg
+          WHERE lg.mansion = l.mansion AND lg.lodge = {lodge_at_cast("lg.body")})
+          AND EXISTS (
+          SELECT 1 FROM v_reading_use u
+          WHERE u.reading_id = r.id AND u.role = ul.role AND u.source = ul.source
+            AND u.position = l.position)
+        """,
+        fires=_use_lodge_fires,
+        rows=lambda: (asdict(m) for m in use_lodge_rules()),
     ),
 )
 

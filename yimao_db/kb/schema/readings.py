@@ -12,6 +12,7 @@ from __future__ import annotations
 from sqlalchemy import CheckConstraint, ForeignKey, Index, Integer, String, Text
 
 from yimao_db.kb.schema.base import between, boolean, col, fk, one_of, table
+from yimao_db.kb.schema.rules import UTC_INSTANT
 from yimao_db.kb.vocab import HALF_YEARS, NAJIA_VARIANTS
 
 SECTION = "readings"
@@ -19,6 +20,11 @@ SECTION = "readings"
 # The columns of reading derived from its lines at insert are yimao_db.kb.rules.keys.KEY_COLUMNS;
 # the largest id is yimao_db.dialect.MAX_ID.
 METHODS = ("values", "coins", "notation", "hexagram", "random")
+CAST_UTC_COMMENT = (
+    "The instant of cast_at on the UTC clock, YYYY-MM-DDTHH:MM:SSZ, computed at insert by "
+    "the calendar: the lodges of the sun and the moon (lodge_ingress, §8.12) are looked up "
+    "by it; NULL for a reading given as pillars"
+)
 
 
 moving_lines = table(
@@ -106,6 +112,12 @@ reading = table(
         "said. Set at the cast (--about, or the matter's default subject) or later with "
         "yimao about, which records the change in reading_about_change",
     ),
+    col(
+        "cast_utc",
+        String(20),
+        nullable=True,
+        comment=CAST_UTC_COMMENT,
+    ),
     one_of("method", METHODS),
     one_of("najia_variant", NAJIA_VARIANTS),
     one_of("half_year", HALF_YEARS),
@@ -115,6 +127,7 @@ reading = table(
     # reports by hexagram, and by hexagram and day (a covering index: docs/queries.md)
     Index("ix_reading_primary_kw_day_gz", "primary_kw", "day_gz"),
     CheckConstraint("(changed_kw IS NULL) = (moving_mask = 0)", name="changed_iff_moving"),
+    CheckConstraint(f"cast_utc LIKE '{UTC_INSTANT}'", name="cast_utc_utc"),
     section=SECTION,
 )
 

@@ -16,6 +16,7 @@ How these are written (docs/performance.md has the figures):
 
 from __future__ import annotations
 
+from yimao_db.kb.rules.sign_family import lodge_at_cast
 from yimao_db.kb.views.base import (
     BITS,
     FLAG,
@@ -71,6 +72,7 @@ LEFT JOIN moving_lines ml ON ml.mask = r.moving_mask
 """,
     public=False,
 )
+
 
 V_READING = View(
     "v_reading",
@@ -196,6 +198,24 @@ V_READING = View(
             "FK generation.name or NULL",
         ),
         col("nuclear_name", "The full name of the 互卦", "FK hexagram.name"),
+        col(
+            "cast_utc",
+            "The instant of cast_at on the UTC clock, YYYY-MM-DDTHH:MM:SSZ; NULL for a reading "
+            "given as pillars",
+            null=True,
+        ),
+        col(
+            "sun_mansion",
+            "日纏: the lodge the sun is in at cast_utc (lodge_ingress, §8.12); NULL with no "
+            "cast_utc or outside the lodge table (1901–2100, UTC)",
+            "FK mansion.name or NULL",
+        ),
+        col(
+            "moon_mansion",
+            "月麗: the lodge the moon is in at cast_utc (lodge_ingress, §8.12); NULL with no "
+            "cast_utc or outside the lodge table (1901–2100, UTC)",
+            "FK mansion.name or NULL",
+        ),
     ),
     """
 SELECT r.id AS reading_id, r.question, r.cast_at, r.tz,
@@ -213,7 +233,8 @@ SELECT r.id AS reading_id, r.question, r.cast_at, r.tz,
        o.verdict AS outcome, o.happened_on AS outcome_on,
        (SELECT COUNT(*) FROM reading_note n WHERE n.reading_id = r.id) AS note_count,
        (SELECT COUNT(*) FROM reading_tag t WHERE t.reading_id = r.id) AS tag_count,
-       c.palace AS changed_palace, cg.name AS changed_generation_name, n.name AS nuclear_name
+       c.palace AS changed_palace, cg.name AS changed_generation_name, n.name AS nuclear_name,
+       r.cast_utc, LODGE_OF_SUN AS sun_mansion, LODGE_OF_MOON AS moon_mansion
 FROM reading r
 LEFT JOIN ganzhi d ON d.name = r.day_gz
 LEFT JOIN hexagram p ON p.king_wen = r.primary_kw
@@ -235,7 +256,7 @@ LEFT JOIN element_relation hr ON hr.me = pt.element AND hr.other = hb.element
 LEFT JOIN reading_outcome o ON o.reading_id = r.id
 LEFT JOIN generation cg ON cg.ordinal = c.generation
 LEFT JOIN hexagram n ON n.king_wen = hp.nuclear_king_wen
-""",
+""".replace("LODGE_OF_SUN", lodge_at_cast("'日'")).replace("LODGE_OF_MOON", lodge_at_cast("'月'")),
 )
 
 V_READING_LINE = View(
