@@ -111,6 +111,22 @@ def test_markdown_and_html_are_the_same_chart(
     assert chart_document(chart(rid, db=fresh_db)).count("━") == page.count("━")
 
 
+def test_html_of_a_reading_about_a_subject_marks_the_roles(
+    fresh_db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A chart with a 用神 has a cell ``role`` more in the 伏神 and 本卦 columns (and every
+    other part still in its own cell): 既濟 about wealth hides 妻財 戊午 under line 3, whose
+    己亥 兄弟 is the 忌神; 子孫 己卯 (line 1) the 原神, 父母 戊申 (line 4) the 仇神."""
+    rid = cast_into(fresh_db, "789678", at="2026-11-30T09:15", about="wealth")
+    code, page, err = run(capsys, "reading", str(rid), "--format", "html", "--db", fresh_db)
+    assert (code, err) == (0, "")
+    cells = re.findall(r'<td class="c(\d) (\w+)">([^<]*)</td>', page)
+    roles = [(c, text) for c, part, text in cells if part == "role" and text]
+    assert roles == [("2", "仇"), ("1", "用"), ("2", "忌"), ("2", "原")]  # line 6 first
+    strengths = [text for _, part, text in cells if part == "strength"]
+    assert strengths[-1] == "相·絕" and len(strengths) == 6  # line 1: 卯 木 相 in 亥, 絕 at 申
+
+
 def test_show_takes_the_formats(fresh_db: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "show", "gou", "--format", "json", "--db", fresh_db)
     assert code == 0 and json.loads(out)["king_wen"] == 44

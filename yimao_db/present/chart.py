@@ -318,10 +318,11 @@ PARTS = (
 classes are its column ``cN`` and its part (``c2 bar``, ``c3 transform``). A reading that
 names its subject has a part ``role`` more (用 原 忌 仇) in the 伏神 and 本卦 columns:
 :data:`USE_PARTS`."""
-USE_PARTS = (
+_AFTER_MARK = PARTS[2].index("mark") + 1
+USE_PARTS = (  # derived, so that a part added to PARTS is added here too
     PARTS[0],
     (*PARTS[1], "role"),
-    ("bar", "relative", "ganzhi", "mark", "role", "moving", "marks"),
+    (*PARTS[2][:_AFTER_MARK], "role", *PARTS[2][_AFTER_MARK:]),
     PARTS[3],
 )
 
