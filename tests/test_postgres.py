@@ -193,6 +193,39 @@ def test_postgresql_snapshot_spans_statements(built_pg: str) -> None:
         writer.dispose()
 
 
+def test_a_chart_is_planned_with_its_joins_as_written_and_the_settings_restored(
+    built_pg: str,
+) -> None:
+    """read_chart sets join_collapse_limit and from_collapse_limit to 1 for its statements
+    only: the caller's transaction has its own values again afterwards, and the chart is the
+    one the planner's own order gives."""
+    from yimao_db.readings import cast, read_chart
+
+    writer = writer_engine(built_pg)
+    try:
+        reading = cast("乾之姤", day="甲子", month="寅", matter="wealth", about="wealth", db=writer)
+        with writer.connect() as conn:
+            conn.exec_driver_sql("SET join_collapse_limit = 7")  # for the session
+            conn.commit()
+            with conn.begin():
+                chart = read_chart(conn, reading)
+                shown = conn.exec_driver_sql("SHOW join_collapse_limit").scalar_one()
+                assert (shown, conn.exec_driver_sql("SHOW from_collapse_limit").scalar_one()) == (
+                    "7",
+                    "8",
+                )
+            with conn.begin():
+                conn.exec_driver_sql("SET LOCAL join_collapse_limit = 8")
+                signs = conn.execute(
+                    text("SELECT sign FROM v_reading_sign WHERE reading_id = :id ORDER BY 1"),
+                    {"id": reading},
+                ).scalars()
+                assert sorted(s.sign for s in chart.signs) == list(signs)
+        assert any(u.role == "用神" for u in chart.use) and chart.signs
+    finally:
+        writer.dispose()
+
+
 def test_env_var_names_a_postgresql_database(
     capsys: pytest.CaptureFixture[str], built_pg: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

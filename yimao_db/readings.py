@@ -65,7 +65,7 @@ def read_chart(conn: Connection, reading_id: int) -> Chart:
     )
     params = {"id": reading_id}
     try:
-        with dialect.snapshot(conn) as cursor:
+        with dialect.snapshot(conn) as cursor, dialect.joins_as_written(conn, cursor):
             head = cursor.execute(head_sql, params).fetchone()
             lines = cursor.execute(lines_sql, params).fetchall()
             hidden = cursor.execute(hidden_sql, params).fetchall()
