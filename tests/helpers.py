@@ -27,6 +27,18 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+def reading_view(engine: Engine, sql: str, reading_id: int) -> list[dict[str, Any]]:
+    """The rows of ``sql`` (a query of a reading view with ``:id``) for one reading.
+
+    On PostgreSQL its joins are planned in the order the views write them, as the chart
+    itself is read (:func:`yimao_db.dialect.joins_as_written`): searching every order takes
+    the planner about a second for ``v_reading_sign``, on each new statement of a test."""
+    with engine.connect() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.exec_driver_sql("SET LOCAL join_collapse_limit = 1")
+        return [dict(r) for r in conn.execute(text(sql), {"id": reading_id}).mappings()]
+
+
 def seed_script(stem: str) -> ModuleType:
     """The seed script ``seed/STEM.py`` as the loader runs it (``s20_rules``)."""
     return next(m for m in seeding.seed_scripts() if m.__name__ == f"yimao_seed_{stem}")

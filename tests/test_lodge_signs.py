@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from alembic import command
+from helpers import reading_view
 from sqlalchemy import Engine, text
 
 from yimao_db import check as doctor
@@ -41,6 +42,9 @@ def engine(module_db: str) -> Iterator[Engine]:
     eng.dispose()
 
 
+SIGNS = "SELECT sign, position FROM v_reading_sign WHERE reading_id = :id"
+
+
 def head(engine: Engine, rid: int) -> dict[str, Any]:
     with engine.connect() as conn:
         row = conn.execute(
@@ -54,11 +58,10 @@ def head(engine: Engine, rid: int) -> dict[str, Any]:
 
 
 def lodge_signs(engine: Engine, rid: int) -> list[tuple[str, int | None]]:
-    with engine.connect() as conn:
-        rows = conn.execute(
-            text("SELECT sign, position FROM v_reading_sign WHERE reading_id = :id"), {"id": rid}
-        )
-        return sorted((s, p) for s, p in rows if s in LODGE_SIGNS)
+    rows = reading_view(
+        engine, "SELECT sign, position FROM v_reading_sign WHERE reading_id = :id", rid
+    )
+    return sorted((r["sign"], r["position"]) for r in rows if r["sign"] in LODGE_SIGNS)
 
 
 def test_the_worked_instant_by_ephem() -> None:

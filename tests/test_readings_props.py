@@ -14,9 +14,10 @@ from datetime import datetime
 from typing import Any
 
 import pytest
+from helpers import reading_view
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine
 
 from yimao_db.db import writer_engine
 from yimao_db.kb.expected.chart import expected_chart
@@ -61,11 +62,7 @@ def typed_as_declared(view: str, rows: list[dict[str, Any]]) -> None:
 
 def view_rows(engine: Engine, view: str, reading_id: int) -> list[dict[str, Any]]:
     order = " ORDER BY position" if view in ORDERED else ""
-    with engine.connect() as conn:
-        rows = conn.execute(
-            text(f"SELECT * FROM {view} WHERE reading_id = :id{order}"), {"id": reading_id}
-        )
-        return [dict(r) for r in rows.mappings()]
+    return reading_view(engine, f"SELECT * FROM {view} WHERE reading_id = :id{order}", reading_id)
 
 
 def check(engine: Engine, values: str, c: Chart) -> None:

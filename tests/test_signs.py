@@ -16,7 +16,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, text
+from helpers import reading_view
+from sqlalchemy import Engine
 
 from yimao_db.db import writer_engine
 from yimao_db.readings import cast
@@ -29,14 +30,16 @@ def engine(module_db: str) -> Iterator[Engine]:
     eng.dispose()
 
 
+SIGNS = "SELECT sign, position FROM v_reading_sign WHERE reading_id = :id"
+
+
 def signs_of(engine: Engine, lines: str, **moment: Any) -> list[tuple[str, int | None]]:
     """Cast ``lines`` at ``moment`` and return its signs as (sign, position), sorted."""
     rid = cast(lines, db=engine, **moment)
-    with engine.connect() as conn:
-        rows = conn.execute(
-            text("SELECT sign, position FROM v_reading_sign WHERE reading_id = :id"), {"id": rid}
-        )
-        return sorted(((s, p) for s, p in rows), key=lambda r: (r[0], r[1] or 0))
+    rows = reading_view(
+        engine, "SELECT sign, position FROM v_reading_sign WHERE reading_id = :id", rid
+    )
+    return sorted(((r["sign"], r["position"]) for r in rows), key=lambda r: (r[0], r[1] or 0))
 
 
 def positions(found: list[tuple[str, int | None]], sign: str) -> list[int | None]:

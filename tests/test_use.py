@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from helpers import reading_view
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import Engine, text
@@ -30,11 +31,9 @@ def engine(module_db: str) -> Iterator[Engine]:
 
 
 def rows(engine: Engine, view: str, rid: int, order: str) -> list[dict[str, Any]]:
-    with engine.connect() as conn:
-        found = conn.execute(
-            text(f"SELECT * FROM {view} WHERE reading_id = :id ORDER BY {order}"), {"id": rid}
-        )
-        return [dict(r) for r in found.mappings()]
+    return reading_view(
+        engine, f"SELECT * FROM {view} WHERE reading_id = :id ORDER BY {order}", rid
+    )
 
 
 def use_rows(engine: Engine, rid: int) -> list[dict[str, Any]]:
