@@ -1,8 +1,10 @@
 """``yimao check``: clean on a good database; catches every single damaged cell.
 
-The damage tests copy one built SQLite file per case (``sqlite3`` backup: milliseconds), change
-one value with a plain ``sqlite3`` connection (foreign keys off, so the schema cannot object),
-and require :func:`yimao_db.check.check` to name the table, the key and the column.
+The damage tests copy one built SQLite file (``sqlite3`` backup: milliseconds), change
+values with a plain ``sqlite3`` connection (foreign keys off, so the schema cannot object),
+and require :func:`yimao_db.check.check` to name the table, the key and the column of each.
+The cells of the reference tables are all changed in one copy, each on a row of its own,
+and checked once: one check run finds every one of them.
 """
 
 from __future__ import annotations
@@ -239,58 +241,66 @@ def test_cli_ok_problems_and_exit_codes(template: Path, damaged: Path, tmp_path:
 # --- every column of the 64 hexagrams and the 384 lines ---------------------------------------
 
 
-@sqlite_only
-@pytest.mark.parametrize("column", non_key_columns("hexagram"))
-def test_one_changed_hexagram_cell_is_caught(damaged: Path, expected: Tables, column: str) -> None:
-    changed = damage_cell(damaged, "hexagram", column, {"king_wen": 44})
-    problems = doctor.check(damaged.as_posix(), expected)
-    for key in changed:
-        assert reported(problems, "hexagram", key, column), problems
+OTHER_CELLS: list[tuple[str, dict[str, Any], str]] = [
+    ("ganzhi", {"name": "甲子"}, "nayin"),
+    ("ganzhi", {"name": "丙寅"}, "void_first"),
+    ("ganzhi", {"name": "癸亥"}, "xun_head"),
+    ("hidden_spirit", {"king_wen": 44, "position": 2}, "relative"),
+    ("hidden_spirit", {"king_wen": 44, "position": 2}, "ganzhi"),
+    ("twelve_stage", {"element": "木", "branch": "亥"}, "stage"),
+    ("seasonal_strength", {"month_branch": "寅", "element": "木"}, "strength"),
+    ("day_spirit", {"day_stem": "甲", "position": 1}, "spirit"),
+    ("name_alias", {"kind": "hexagram", "alias": "姤"}, "canonical"),
+]
+
+
+def cell_cases() -> list[tuple[str, dict[str, Any], str]]:
+    """Every damaged cell: each column of the 64 and the 384 on a row of its own, and a few
+    cells of other reference tables."""
+    cases: list[tuple[str, dict[str, Any], str]] = [
+        ("hexagram", {"king_wen": 1 + (43 + 5 * i) % 64}, column)
+        for i, column in enumerate(non_key_columns("hexagram"))
+    ]
+    cases += [
+        ("hexagram_line", {"king_wen": 1 + (43 + 7 * i) % 64, "position": 1 + i % 6}, column)
+        for i, column in enumerate(non_key_columns("hexagram_line"))
+    ]
+    return cases + OTHER_CELLS
+
+
+@pytest.fixture(scope="module")
+def cells_checked(
+    template: Path, expected: Tables, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[dict[tuple[str, str], list[dict[str, Any]]], list[doctor.Problem]]:
+    """One copy with every cell of :func:`cell_cases` changed, and one check of it: each
+    change is found by its own key and column, whatever else was changed beside it."""
+    damaged = copy_db(template, tmp_path_factory.mktemp("cells") / "damaged.db")
+    changed = {(t, c): damage_cell(damaged, t, c, key) for t, key, c in cell_cases()}
+    return changed, doctor.check(damaged.as_posix(), expected)
 
 
 @sqlite_only
-@pytest.mark.parametrize("column", non_key_columns("hexagram_line"))
-def test_one_changed_line_cell_is_caught(damaged: Path, expected: Tables, column: str) -> None:
-    changed = damage_cell(damaged, "hexagram_line", column, {"king_wen": 44, "position": 1})
-    problems = doctor.check(damaged.as_posix(), expected)
-    for key in changed:
-        assert reported(problems, "hexagram_line", key, column), problems
+@pytest.mark.parametrize(("table", "key", "column"), cell_cases())
+def test_one_changed_cell_is_caught(
+    cells_checked: tuple[dict[tuple[str, str], list[dict[str, Any]]], list[doctor.Problem]],
+    table: str,
+    key: dict[str, Any],
+    column: str,
+) -> None:
+    changed, problems = cells_checked
+    assert key in changed[table, column]
+    for k in changed[table, column]:
+        assert reported(problems, table, k, column), problems
 
 
 def test_every_derived_column_is_covered() -> None:
-    """The parametrised damage covers every non-key column the two tables have."""
+    """The damage covers every non-key column the two tables have."""
     for table in ("hexagram", "hexagram_line"):
         names = {c.name for c in metadata.tables[table].columns}
         keys = {c.name for c in metadata.tables[table].primary_key.columns}
         assert set(non_key_columns(table)) == names - keys
         assert len(non_key_columns(table)) >= 10
-
-
-# --- other reference tables -------------------------------------------------------------------
-
-
-@sqlite_only
-@pytest.mark.parametrize(
-    ("table", "key", "column"),
-    [
-        ("ganzhi", {"name": "甲子"}, "nayin"),
-        ("ganzhi", {"name": "丙寅"}, "void_first"),
-        ("ganzhi", {"name": "癸亥"}, "xun_head"),
-        ("hidden_spirit", {"king_wen": 44, "position": 2}, "relative"),
-        ("hidden_spirit", {"king_wen": 44, "position": 2}, "ganzhi"),
-        ("twelve_stage", {"element": "木", "branch": "亥"}, "stage"),
-        ("seasonal_strength", {"month_branch": "寅", "element": "木"}, "strength"),
-        ("day_spirit", {"day_stem": "甲", "position": 1}, "spirit"),
-        ("name_alias", {"kind": "hexagram", "alias": "姤"}, "canonical"),
-    ],
-)
-def test_other_changed_cells_are_caught(
-    damaged: Path, expected: Tables, table: str, key: dict[str, Any], column: str
-) -> None:
-    changed = damage_cell(damaged, table, column, key)
-    problems = doctor.check(damaged.as_posix(), expected)
-    for k in changed:
-        assert reported(problems, table, k, column), problems
+        assert {c for t, _, c in cell_cases() if t == table} == names - keys
 
 
 @sqlite_only
