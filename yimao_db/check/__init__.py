@@ -48,6 +48,7 @@ nothing about the file (it cannot be opened, it stays locked) is raised, not rep
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -97,7 +98,42 @@ class Damaged(Exception):
 
 def _rows_of(conn: Connection, table: Table, columns: Sequence[str]) -> list[dict[str, Any]]:
     query = select(*(table.c[c] for c in columns))
-    return [dict(r) for r in conn.execute(query).mappings()]
+    return [dict(zip(columns, r, strict=True)) for r in conn.execute(query).all()]
+
+
+def _by_values(
+    columns: Sequence[str], rows: Iterable[Mapping[str, Any]]
+) -> dict[tuple[Any, ...], Mapping[str, Any]]:
+    """``rows`` keyed by the tuple of their ``columns`` (an absent column reads None)."""
+    rows = list(rows)
+    if len(columns) > 1:
+        getter = operator.itemgetter(*columns)
+        try:  # the usual case, every row has every column: at C speed
+            return {getter(row): row for row in rows}
+        except KeyError:
+            pass
+    return {tuple(map(row.get, columns)): row for row in rows}
+
+
+def _differing_keys(
+    columns: Sequence[str],
+    want: Mapping[tuple[Any, ...], Mapping[str, Any]],
+    have: Mapping[tuple[Any, ...], Mapping[str, Any]],
+) -> list[tuple[Any, ...]]:
+    """The keys in both ``want`` and ``have`` whose rows differ in one of ``columns``."""
+    both = want.keys() & have.keys()
+    if len(columns) > 1:
+        getter = operator.itemgetter(*columns)
+        try:  # every row has every column: at C speed
+            return [k for k in both if getter(want[k]) != getter(have[k])]
+        except KeyError:
+            pass
+    return [k for k in both if any(want[k].get(c) != have[k].get(c) for c in columns)]
+
+
+def _shapes(rows: Iterable[Mapping[str, Any]]) -> list[tuple[str, ...]]:
+    """The distinct column lists of ``rows``, in first-seen order."""
+    return list(dict.fromkeys(tuple(row) for row in rows))
 
 
 def compare_table(
@@ -112,12 +148,9 @@ def compare_table(
     """
     key_cols = [c.name for c in table.primary_key.columns]
     present = set(columns) if columns is not None else {c.name for c in table.columns}
-
-    def key(row: Mapping[str, Any]) -> tuple[Any, ...]:
-        return tuple(row[c] for c in key_cols)
-
-    want = {key(r): r for r in expected}
-    have = {key(r): r for r in actual}
+    expected = list(expected)
+    want = _by_values(key_cols, expected)
+    have = _by_values(key_cols, actual)
     problems: list[Problem] = []
     for k in sorted(want.keys() - have.keys(), key=repr):
         problems.append(
@@ -130,10 +163,9 @@ def compare_table(
     compared = [c for c in want_columns(expected, key_cols) if c in present]
     differing = [
         (k, c)
-        for k, w in want.items()
-        if (h := have.get(k)) is not None
+        for k in _differing_keys(compared, want, have)
         for c in compared
-        if h.get(c) != w.get(c)
+        if have[k].get(c) != want[k].get(c)
     ]
     for k, column in sorted(differing, key=repr):
         problems.append(
@@ -157,8 +189,8 @@ def compare_table(
 def want_columns(rows: Iterable[Mapping[str, Any]], key_cols: Sequence[str]) -> list[str]:
     """The non-key columns the recomputed rows give values for, in first-seen order."""
     seen: dict[str, None] = {}
-    for row in rows:
-        seen.update(dict.fromkeys(row))
+    for shape in _shapes(rows):
+        seen.update(dict.fromkeys(shape))
     return [c for c in seen if c not in key_cols]
 
 
