@@ -160,12 +160,20 @@ def joins_as_written(conn: Connection, cursor: Any) -> Iterator[None]:
     if backend(conn) != POSTGRESQL:
         yield
         return
-    settings = ("join_collapse_limit", "from_collapse_limit")
-    cursor.execute("SELECT " + ", ".join(f"current_setting('{s}')" for s in settings))
+    cursor.execute(
+        "SELECT current_setting('join_collapse_limit'), current_setting('from_collapse_limit')"
+    )
     before = cursor.fetchone()
-    cursor.execute("SELECT " + ", ".join(f"set_config('{s}', '1', true)" for s in settings))
+    cursor.execute(
+        "SELECT set_config('join_collapse_limit', '1', true), "
+        "set_config('from_collapse_limit', '1', true)"
+    )
     yield  # after an error the transaction is rolled back, and the settings with it
-    cursor.execute("SELECT " + ", ".join(f"set_config('{s}', %s, true)" for s in settings), before)
+    cursor.execute(
+        "SELECT set_config('join_collapse_limit', %s, true), "
+        "set_config('from_collapse_limit', %s, true)",
+        before,
+    )
 
 
 def named_params(conn: Connection, sql: str) -> str:
