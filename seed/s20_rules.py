@@ -24,6 +24,7 @@ from yimao_db.kb.rules import (
     transforms,
 )
 from yimao_db.kb.rules.ganzhi import ordinal_of, sixty
+from yimao_db.kb.rules.hexagrams import hexagrams
 
 Rows = dict[str, list[dict[str, Any]]]
 
@@ -339,7 +340,27 @@ def rows(done: Mapping[str, list[dict[str, Any]]]) -> Rows:
         chart_rows,
     ):
         out.update(part())
+    out.update(all_moving_rows())
     return out
+
+
+ALL_SIX = 0b111111  # the moving mask of a cast whose every line moves
+
+
+def all_moving_rows() -> Rows:
+    """Per hexagram, what a cast of it with every line moving is called: its lines all old,
+    9 for a yang line and 6 for a yin one."""
+    return {
+        "all_moving": [
+            {
+                "king_wen": h.king_wen,
+                "mask": ALL_SIX,
+                "name": lines.all_moving_name([9 if b == "1" else 6 for b in bits]),
+                **cite(None, STANDARD),
+            }
+            for bits, h in sorted(hexagrams().items(), key=lambda item: item[1].king_wen)
+        ]
+    }
 
 
 # --- self-checks: the book's worked examples and docs/rules.md ---------------------------

@@ -422,7 +422,10 @@ def test_schema_unknown_table(capsys: pytest.CaptureFixture[str], built_db: str)
     code, out, err = run(capsys, "schema", "no_such_table", "--db", built_db)
     assert (code, out) == (2, "")
     assert err.startswith("error: unknown table or view 'no_such_table'")
-    assert "spirit_attribute" in err and "v_reading_line" in err
+    assert "v_reading_line" in err and "tables `yimao schema` lists" in err
+    assert err.count("\n") == 1 and "…" not in err  # one whole line, not cut short
+    code, out, err = run(capsys, "schema", "v_readings", "--db", built_db)
+    assert code == 2 and "(did you mean v_reading, " in err
     assert "Traceback" not in err
 
 

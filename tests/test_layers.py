@@ -145,9 +145,6 @@ def test_no_cycle() -> None:
 # what the presentation and the web may take from the rules instead of the views, and why
 RULES_READ_BY_PEOPLE = {
     ("yimao_db.present.sign_doc", "yimao_db.kb.rules.signs"): "docs/signs.md is the catalogue",
-    # 用九/用六: no table and no view column holds it yet (reported on #23); until one does,
-    # the chart's header applies the rule function itself
-    ("yimao_db.present.chart", "yimao_db.kb.rules.lines"): "用九/用六",
 }
 
 

@@ -187,6 +187,16 @@ def test_hexagram_facts_of_a_reading(engine: Engine) -> None:
     assert (kun.gua_shen, kun.gua_shen_positions) == ("亥", "5")
 
 
+def test_all_six_moving_has_a_name_for_qian_and_kun_only(engine: Engine) -> None:
+    """用九: 乾 with all six lines 9; 用六: 坤 with all six 6. Five moving lines of 乾, or six
+    moving lines of another hexagram (999666 = 泰 all moving), have no such name."""
+    moment = {"day": "甲子", "month": "寅"}
+    named = {v: cast_chart(engine, v, **moment).all_moving_name for v in ("999999", "666666")}
+    assert named == {"999999": "用九", "666666": "用六"}
+    for values in ("999997", "999666", "777777", "888888"):
+        assert cast_chart(engine, values, **moment).all_moving_name is None, values
+
+
 def test_gua_shen_positions_can_be_two(engine: Engine) -> None:
     """§9.3: the 卦身 may appear twice (two bodies): positions joined by ','."""
     with engine.connect() as conn:

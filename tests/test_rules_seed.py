@@ -37,6 +37,7 @@ COUNTS = {
     "month_stem": 120,
     "element_relation": 25,
     "line_value": 4,
+    "all_moving": 64,
     "line_transform": 576,
     "hour_spirit": 720,
     "month_spirit_branch": 68,

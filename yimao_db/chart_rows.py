@@ -222,6 +222,7 @@ class Chart:
     cast_utc: str | None
     sun_mansion: str | None
     moon_mansion: str | None
+    all_moving_name: str | None
     lines: tuple[ChartLine, ...]
     hidden: tuple[HiddenLine, ...]
     signs: tuple[ChartSign, ...]
@@ -295,6 +296,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "cast_utc",
         "sun_mansion",
         "moon_mansion",
+        "all_moving_name",
     ),
     "v_reading_line": (
         "reading_id",

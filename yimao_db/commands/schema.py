@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import shlex
 from pathlib import Path
@@ -32,11 +33,14 @@ def _find(tables: list[dict[str, Any]], typed: str) -> dict[str, Any]:
     for t in tables:
         if t["name"].lower() == wanted:
             return t
-    tables_ = ", ".join(t["name"] for t in tables if t["kind"] == "table")
+    names = [t["name"] for t in tables]
+    near = difflib.get_close_matches(wanted, [n.lower() for n in names], n=3, cutoff=0.6)
     views = ", ".join(t["name"] for t in tables if t["kind"] == "view")
+    count = sum(1 for t in tables if t["kind"] == "table")
+    guess = f" (did you mean {', '.join(near)}?)" if near else ""
     raise UsageError(
-        f"unknown table or view {shown(typed)}: expected one of the tables {tables_}; "
-        f"or the views {views}"
+        f"unknown table or view {shown(typed)}{guess}: expected a view ({views}) or one of "
+        f"the {count} tables `yimao schema` lists"
     )
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from yimao_db.journaling import Journal
-from yimao_db.kb.rules.lines import all_moving_name
 from yimao_db.kb.vocab import CHANGE_SIGNS, MOVING_MARKS, SEASONAL, YANG_BAR, YIN_BAR
 from yimao_db.present.journal_block import journal_lines
 from yimao_db.present.signs import grouped, opposed, render_signs
@@ -150,9 +149,8 @@ def header(chart: Chart) -> list[str]:
         more.append("六合")
     if chart.najia_variant == SEASONAL:
         more.append(f"najia seasonal 二老時遷 ({chart.half_year})")
-    every = all_moving_name([line.value for line in chart.lines])
-    if every:
-        more.append(every)
+    if chart.all_moving_name:
+        more.append(chart.all_moving_name)
     out.append(" · ".join(more))
     return out
 

@@ -29,7 +29,7 @@ from yimao_db.kb.rules.hexagrams import (
     nuclear_bits,
 )
 from yimao_db.kb.rules.keys import changed_bits, primary_bits, reading_keys
-from yimao_db.kb.rules.lines import is_moving, mask_lines
+from yimao_db.kb.rules.lines import all_moving_name, is_moving, mask_lines
 from yimao_db.kb.rules.najia import line_stem_branch
 from yimao_db.kb.vocab import SEASONAL
 
@@ -136,6 +136,7 @@ def expected_chart(
         "nuclear_name": table[nuclear_bits(primary.bits)].name,
         "sun_mansion": lodges.lodge_at_utc(lodges.SUN, cast_utc),
         "moon_mansion": lodges.lodge_at_utc(lodges.MOON, cast_utc),
+        "all_moving_name": all_moving_name([int(v) for v in values]),
     }
 
     lines = []

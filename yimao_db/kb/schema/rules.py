@@ -303,6 +303,29 @@ line_value = table(
 )
 
 
+all_moving = table(
+    "all_moving",
+    "What a cast is called whose six lines all move, by its hexagram: 用九 for 乾 (six old yang "
+    "lines 9), 用六 for 坤 (six old yin lines 6), the Zhouyi's names; none for the others, "
+    "whose lines are not all of one kind. A reading finds its row by its primary hexagram and "
+    "its moving lines.",
+    col("king_wen", Integer, fk("hexagram.king_wen"), primary_key=True, comment="The hexagram"),
+    col(
+        "mask",
+        Integer,
+        fk("moving_lines.mask"),
+        primary_key=True,
+        autoincrement=False,
+        comment="63: every line moving (as reading.moving_mask)",
+    ),
+    col("name", String(2), nullable=True, comment="用九, 用六 or NULL"),
+    CheckConstraint("mask = 63", name="all_six"),
+    one_of("name", ("用九", "用六")),
+    section=SECTION,
+    cited=True,
+)
+
+
 line_transform = table(
     "line_transform",
     "What a moving line of one branch changing into another becomes (§8.14, standard): "

@@ -216,6 +216,12 @@ V_READING = View(
             "cast_utc or outside the lodge table (1901–2100, UTC)",
             "FK mansion.name or NULL",
         ),
+        col(
+            "all_moving_name",
+            "用九 when all six lines of 乾 move, 用六 when all six of 坤 do (all_moving); NULL "
+            "otherwise",
+            "用九/用六 or NULL",
+        ),
     ),
     """
 SELECT r.id AS reading_id, r.question, r.cast_at, r.tz,
@@ -234,7 +240,8 @@ SELECT r.id AS reading_id, r.question, r.cast_at, r.tz,
        (SELECT COUNT(*) FROM reading_note n WHERE n.reading_id = r.id) AS note_count,
        (SELECT COUNT(*) FROM reading_tag t WHERE t.reading_id = r.id) AS tag_count,
        c.palace AS changed_palace, cg.name AS changed_generation_name, n.name AS nuclear_name,
-       r.cast_utc, LODGE_OF_SUN AS sun_mansion, LODGE_OF_MOON AS moon_mansion
+       r.cast_utc, LODGE_OF_SUN AS sun_mansion, LODGE_OF_MOON AS moon_mansion,
+       am.name AS all_moving_name
 FROM reading r
 LEFT JOIN ganzhi d ON d.name = r.day_gz
 LEFT JOIN hexagram p ON p.king_wen = r.primary_kw
@@ -256,6 +263,7 @@ LEFT JOIN element_relation hr ON hr.me = pt.element AND hr.other = hb.element
 LEFT JOIN reading_outcome o ON o.reading_id = r.id
 LEFT JOIN generation cg ON cg.ordinal = c.generation
 LEFT JOIN hexagram n ON n.king_wen = hp.nuclear_king_wen
+LEFT JOIN all_moving am ON am.king_wen = r.primary_kw AND am.mask = r.moving_mask
 """.replace("LODGE_OF_SUN", lodge_at_cast("'日'")).replace("LODGE_OF_MOON", lodge_at_cast("'月'")),
 )
 
