@@ -127,6 +127,18 @@ def test_pillars_and_instants_outside_the_table_have_no_lodge(engine: Engine) ->
         assert lodge_signs(engine, rid) == []
 
 
+def test_the_text_chart_prints_the_lodges_beside_the_pillars(engine: Engine) -> None:
+    """The header's pillar line ends with 日纏 and 月麗 when the view gives them, and says
+    nothing of them for a reading given as pillars."""
+    from yimao_db.present.chart import header
+    from yimao_db.readings import chart
+
+    dated = header(chart(cast("888888", at=AT, tz="Asia/Shanghai", db=engine), engine))
+    assert dated[1] == "乙巳年 己丑月 己亥日 庚午時 · 旬空 辰巳 · 月建 丑 · 日纏 牛 · 月麗 奎"
+    pillars = header(chart(cast("888888", pillars="乙巳,己丑,己亥,庚午", db=engine), engine))
+    assert pillars[1] == "乙巳年 己丑月 己亥日 庚午時 · 旬空 辰巳 · 月建 丑"
+
+
 def test_the_last_stay_of_the_table_ends_it(engine: Engine) -> None:
     """An instant after the table's last ingress has no lodge, though a row starts before it:
     the stay must still last (ends_at)."""

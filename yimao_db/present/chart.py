@@ -102,7 +102,8 @@ def chain_line(chart: Chart) -> str | None:
 
 
 def header(chart: Chart) -> list[str]:
-    """The header block: moment, question and matter, pillars, the hexagrams and bodies."""
+    """The header block: moment, question and matter, pillars (with the lodges of the sun and
+    the moon when the moment has them), the hexagrams and bodies."""
     when = chart.cast_at or "(pillars given directly)"
     if chart.tz:
         when += f" {chart.tz}"
@@ -129,8 +130,13 @@ def header(chart: Chart) -> list[str]:
     if chart.use:
         out.append(f"About: {chart.use[0].subject}")
         out += [line for line in (use_line(chart), chain_line(chart)) if line]
+    lodges = "".join(
+        f" · {name} {mansion}"
+        for name, mansion in (("日纏", chart.sun_mansion), ("月麗", chart.moon_mansion))
+        if mansion
+    )
     out += [
-        f"{pillars} · 旬空 {chart.void_branches} · 月建 {chart.month_branch}",
+        f"{pillars} · 旬空 {chart.void_branches} · 月建 {chart.month_branch}{lodges}",
         f"{title} · {chart.palace}宮 {chart.generation_name}"
         + (f" · moving {chart.moving_lines}" if chart.moving_lines else "")
         + f" · 卦身 {chart.gua_shen} · 世身 {chart.shi_shen_line}",
