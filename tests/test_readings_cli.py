@@ -41,7 +41,7 @@ def test_cast_prints_the_chart(capsys: pytest.CaptureFixture[str], fresh_db: str
     assert (code, err) == (0, "")
     lines = out.splitlines()
     assert lines[0] == "Reading 1 · 2026-11-30T09:15:00+08:00 Asia/Shanghai · 小雪"
-    assert lines[1] == "丙午年 己亥月 戊申日 丁巳時 · 旬空 寅卯 · 月建 亥"
+    assert lines[1] == "丙午年 己亥月 戊申日 丁巳時 · 旬空 寅卯 · 月建 亥 · 日纏 心 · 月麗 星"
     assert lines[2] == "水火既濟 之 澤雷隨 · 坎宮 三世 · moving 3,4 · 卦身 寅 · 世身 6"
     assert lines[3] == "卦身 寅 缺 · 互卦 火水未濟"
     assert lines[5].split() == [
