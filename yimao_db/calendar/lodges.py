@@ -328,6 +328,18 @@ def write_table(path: Path | None = None) -> Path:
     return target
 
 
+@cache
+def _ephem_ingress(body: str, k: int, seconds: int) -> int | None:
+    """ephem's instant, to the second, at which ``body`` reaches the k-th star within
+    ``VERIFY_WINDOW`` of ``seconds`` (None when it finds none there). Computed once a
+    process: ephem gives the same answer every time, so a second check in one process
+    searches only the ingresses it has not searched before."""
+    try:
+        return round(_sky().ingress(body, k, seconds - VERIFY_WINDOW, seconds + VERIFY_WINDOW))
+    except ValueError:
+        return None
+
+
 def verify_table(
     stride: int = VERIFY_STRIDE,
     progress: Callable[[int, int], None] | None = None,
@@ -337,7 +349,6 @@ def verify_table(
     agree to the second): every ``stride``-th ingress of each body in ``years`` is searched
     for again within ten minutes of its shipped instant. Raises :class:`EphemMissing`
     without ephem."""
-    sky = _sky()
     mansions = facts().mansions
     sample = [
         ingress
@@ -349,12 +360,9 @@ def verify_table(
     for done, ingress in enumerate(sample):
         if progress is not None and done % 100 == 0:
             progress(done, len(sample))
-        k = mansions.index(ingress.mansion)
-        low, high = ingress.seconds - VERIFY_WINDOW, ingress.seconds + VERIFY_WINDOW
         where = f"lodge table: {ingress.body} enters {ingress.mansion} at"
-        try:
-            found = round(sky.ingress(ingress.body, k, low, high))
-        except ValueError:
+        found = _ephem_ingress(ingress.body, mansions.index(ingress.mansion), ingress.seconds)
+        if found is None:
             problems.append(
                 f"{where} {format_utc(ingress.seconds)}, ephem finds no such ingress within "
                 f"{VERIFY_WINDOW // 60} minutes"

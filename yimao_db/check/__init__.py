@@ -96,61 +96,33 @@ class Damaged(Exception):
     """The file is too damaged to go on checking (raised after reporting it)."""
 
 
-def _rows_of(conn: Connection, table: Table, columns: Sequence[str]) -> list[dict[str, Any]]:
-    query = select(*(table.c[c] for c in columns))
-    return [dict(zip(columns, r, strict=True)) for r in conn.execute(query).all()]
-
-
-def _by_values(
-    columns: Sequence[str], rows: Iterable[Mapping[str, Any]]
-) -> dict[tuple[Any, ...], Mapping[str, Any]]:
-    """``rows`` keyed by the tuple of their ``columns`` (an absent column reads None)."""
+def _tuples(rows: Iterable[Mapping[str, Any]], names: Sequence[str]) -> list[tuple[Any, ...]]:
+    """Each row's values of ``names`` as a tuple (a name the row lacks reads None)."""
     rows = list(rows)
-    if len(columns) > 1:
-        getter = operator.itemgetter(*columns)
-        try:  # the usual case, every row has every column: at C speed
-            return {getter(row): row for row in rows}
-        except KeyError:
-            pass
-    return {tuple(map(row.get, columns)): row for row in rows}
-
-
-def _differing_keys(
-    columns: Sequence[str],
-    want: Mapping[tuple[Any, ...], Mapping[str, Any]],
-    have: Mapping[tuple[Any, ...], Mapping[str, Any]],
-) -> list[tuple[Any, ...]]:
-    """The keys in both ``want`` and ``have`` whose rows differ in one of ``columns``."""
-    both = want.keys() & have.keys()
-    if len(columns) > 1:
-        getter = operator.itemgetter(*columns)
-        try:  # every row has every column: at C speed
-            return [k for k in both if getter(want[k]) != getter(have[k])]
-        except KeyError:
-            pass
-    return [k for k in both if any(want[k].get(c) != have[k].get(c) for c in columns)]
-
-
-def _shapes(rows: Iterable[Mapping[str, Any]]) -> list[tuple[str, ...]]:
-    """The distinct column lists of ``rows``, in first-seen order."""
-    return list(dict.fromkeys(tuple(row) for row in rows))
+    if len(names) == 1:
+        return [(row.get(names[0]),) for row in rows]
+    getter = operator.itemgetter(*names)
+    try:  # the usual case, every row has every name: at C speed
+        return [getter(row) for row in rows]
+    except KeyError:
+        return [tuple(map(row.get, names)) for row in rows]
 
 
 def compare_table(
     table: Table,
     expected: Iterable[Mapping[str, Any]],
-    actual: Iterable[Mapping[str, Any]],
-    columns: Iterable[str] | None = None,
+    actual: Iterable[Sequence[Any]],
+    columns: Sequence[str],
 ) -> list[Problem]:
     """Missing, extra and differing rows of ``table``, compared by primary key.
 
-    ``columns`` limits the comparison to the columns the database has (an older schema).
+    ``actual`` holds the database's rows as sequences of the values of ``columns`` (its
+    primary key first, then the columns compared: :func:`compared_columns`).
     """
     key_cols = [c.name for c in table.primary_key.columns]
-    present = set(columns) if columns is not None else {c.name for c in table.columns}
-    expected = list(expected)
-    want = _by_values(key_cols, expected)
-    have = _by_values(key_cols, actual)
+    size = len(key_cols)
+    want = {row[:size]: row for row in _tuples(expected, columns)}
+    have = {row[:size]: row for row in map(tuple, actual)}
     problems: list[Problem] = []
     for k in sorted(want.keys() - have.keys(), key=repr):
         problems.append(
@@ -160,21 +132,20 @@ def compare_table(
         problems.append(
             Problem("data", table.name, format_key(key_cols, k), "extra row (the rules give none)")
         )
-    compared = [c for c in want_columns(expected, key_cols) if c in present]
     differing = [
-        (k, c)
-        for k in _differing_keys(compared, want, have)
-        for c in compared
-        if have[k].get(c) != want[k].get(c)
+        (k, i)
+        for k in want.keys() & have.keys()
+        if want[k] != have[k]
+        for i in range(size, len(columns))
+        if want[k][i] != have[k][i]
     ]
-    for k, column in sorted(differing, key=repr):
+    for k, i in sorted(differing, key=repr):
         problems.append(
             Problem(
                 "data",
                 table.name,
                 format_key(key_cols, k),
-                f"column {column} is {shown(have[k].get(column))}, "
-                f"the rules give {shown(want[k][column])}",
+                f"column {columns[i]} is {shown(have[k][i])}, the rules give {shown(want[k][i])}",
             )
         )
     if len(problems) > MAX_PER_TABLE:
@@ -186,12 +157,18 @@ def compare_table(
     return problems
 
 
-def want_columns(rows: Iterable[Mapping[str, Any]], key_cols: Sequence[str]) -> list[str]:
-    """The non-key columns the recomputed rows give values for, in first-seen order."""
-    seen: dict[str, None] = {}
-    for shape in _shapes(rows):
-        seen.update(dict.fromkeys(shape))
-    return [c for c in seen if c not in key_cols]
+def compared_columns(
+    table: Table, rows: Iterable[Mapping[str, Any]], present: Iterable[str]
+) -> list[str]:
+    """The columns :func:`compare_table` compares: the primary key, then the columns of
+    ``present`` (the database has them) that the recomputed ``rows`` give, in first-seen
+    order."""
+    key_cols = [c.name for c in table.primary_key.columns]
+    given: dict[str, None] = {}
+    for shape in dict.fromkeys(tuple(row) for row in rows):
+        given.update(dict.fromkeys(shape))
+    there = set(present)
+    return [*key_cols, *(c for c in given if c in there and c not in key_cols)]
 
 
 def _pk_of_rowid(conn: Connection, table_name: str, rowid: object) -> str:
@@ -455,8 +432,12 @@ def check_data(
         if table.name not in existing:
             report.problems.append(Problem("data", table.name, None, "table missing"))
             continue
-        columns = [c["name"] for c in insp.get_columns(table.name) if c["name"] in table.c]
-        actual = _rows_of(conn, table, columns)
+        present = [c["name"] for c in insp.get_columns(table.name)]
+        columns = compared_columns(table, expected[table.name], present)
+        if not {c.name for c in table.primary_key.columns} <= set(present):
+            report.problems.append(Problem("data", table.name, None, "primary key missing"))
+            continue
+        actual = seeding.current_rows(conn, table, columns)
         report.problems.extend(compare_table(table, expected[table.name], actual, columns))
         rows += len(expected[table.name])
     report.checked.append(f"{len(expected)} seeded tables ({rows} rows) equal the rules")

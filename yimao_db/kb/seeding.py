@@ -12,7 +12,7 @@ After syncing, the SQL invariants of :mod:`yimao_db.kb.invariants` must return n
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from operator import itemgetter
@@ -111,7 +111,7 @@ def sync(conn: Connection, tables: Tables) -> SyncReport:
         wanted = {key(r): r for r in tables[table.name]}
         columns = [c for c in table.columns if not wanted or c.name in next(iter(wanted.values()))]
         names = [c.name for c in columns]
-        read = (dict(zip(names, r, strict=True)) for r in _rows(conn, table, names))
+        read = (dict(zip(names, r, strict=True)) for r in current_rows(conn, table, names))
         current = {key(r): r for r in read}
         gone = sorted(current.keys() - wanted.keys())
         early = table.name not in referenced
@@ -137,7 +137,7 @@ def sync(conn: Connection, tables: Tables) -> SyncReport:
     return report
 
 
-def _rows(conn: Connection, table: Table, names: list[str]) -> Any:
+def current_rows(conn: Connection, table: Table, names: Sequence[str]) -> Any:
     """The table's current rows, those columns, as the driver gives them (the types of the
     seeded columns convert nothing: see :func:`_insert`)."""
     quote = conn.dialect.identifier_preparer.quote
