@@ -6,6 +6,7 @@ import contextlib
 import shutil
 import sqlite3
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from sqlalchemy import Engine, text
 
+from yimao_db import dialect
 from yimao_db.cli import main
 from yimao_db.kb import seeding
 
@@ -33,10 +35,19 @@ def reading_view(engine: Engine, sql: str, reading_id: int) -> list[dict[str, An
     On PostgreSQL its joins are planned in the order the views write them, as the chart
     itself is read (:func:`yimao_db.dialect.joins_as_written`): searching every order takes
     the planner about a second for ``v_reading_sign``, on each new statement of a test."""
-    with engine.connect() as conn:
-        if conn.dialect.name == "postgresql":
-            conn.exec_driver_sql("SET LOCAL join_collapse_limit = 1")
+    with engine.connect() as conn, dialect.joins_as_written(conn, conn.connection.cursor()):
         return [dict(r) for r in conn.execute(text(sql), {"id": reading_id}).mappings()]
+
+
+@cache
+def _seeded() -> seeding.Tables:
+    return seeding.compute_tables()
+
+
+def seeded() -> seeding.Tables:
+    """Every seeded table's rows as the rules give them (:func:`seeding.compute_tables`),
+    computed once per worker; each call gets its own copy of the rows, free to change."""
+    return {name: [dict(row) for row in rows] for name, rows in _seeded().items()}
 
 
 def seed_script(stem: str) -> ModuleType:
@@ -76,7 +87,7 @@ def seed_existing(conn: Any) -> None:
 
     insp = inspect(conn)
     names = set(insp.get_table_names())
-    tables = seeding.compute_tables()
+    tables = _seeded()  # read, never changed
     for table in seeding.seeded_tables(tables):
         if table.name not in names:
             continue

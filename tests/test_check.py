@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import built_copy, copy_db, raw
+from helpers import built_copy, copy_db, raw, seeded
 from sqlalchemy import UniqueConstraint, text
 
 from yimao_db import check as doctor
@@ -25,7 +25,6 @@ from yimao_db.building import head_revision, upgrade
 from yimao_db.calendar import solarterms, term_table
 from yimao_db.cli import main
 from yimao_db.db import writer_engine
-from yimao_db.kb import seeding
 from yimao_db.kb.schema import metadata
 from yimao_db.readings import cast
 
@@ -40,7 +39,7 @@ Tables = dict[str, list[dict[str, Any]]]
 
 @pytest.fixture(scope="module")
 def expected() -> Tables:
-    return seeding.compute_tables()
+    return seeded()
 
 
 def cast_some(db: str) -> list[int]:

@@ -19,11 +19,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
-from helpers import built_copy, copy_db, raw
+from helpers import built_copy, copy_db, raw, seeded
 
 from yimao_db import check as doctor
 from yimao_db.cli import main
-from yimao_db.kb import seeding
 from yimao_db.readings import cast
 
 pytestmark = pytest.mark.sqlite_only
@@ -41,7 +40,7 @@ HEXAGRAM = 6  # a hexagram with moving lines, in New York (summer time)
 
 @pytest.fixture(scope="module")
 def expected() -> Tables:
-    return seeding.compute_tables()
+    return seeded()
 
 
 @pytest.fixture(scope="module")

@@ -30,13 +30,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import cast_into, copy_db, seed_existing
+from helpers import cast_into, copy_db, seed_existing, seeded
 
 from yimao_db import check as doctor
 from yimao_db.building import KILL_ENV, KILL_POINTS, build, current_revision, head_revision, upgrade
 from yimao_db.cli import main
 from yimao_db.db import ENV_VAR, writer_engine
-from yimao_db.kb import seeding
 from yimao_db.kb.rules.keys import KEY_COLUMNS
 
 LATER_INPUTS = ("matter", "about")  # inputs of a reading added after 0003 (0006, 0014)
@@ -188,7 +187,7 @@ def cases_of(kind: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def expected() -> Tables:
-    return seeding.compute_tables()
+    return seeded()
 
 
 @pytest.mark.parametrize("name", cases_of("fresh"))

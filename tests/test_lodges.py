@@ -10,12 +10,11 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
-from helpers import seed_script
+from helpers import seed_script, seeded
 from sqlalchemy import create_engine, text
 
 from yimao_db import check as doctor
 from yimao_db.calendar.solarterms import term_instants
-from yimao_db.kb import seeding
 from yimao_db.kb.facts import facts, lodge_stars
 from yimao_db.kb.rules import lodge_table, lodges
 from yimao_db.kb.schema import metadata
@@ -382,7 +381,7 @@ def test_the_generator_needs_ephem(generator: Any, monkeypatch: pytest.MonkeyPat
 
 @pytest.fixture(scope="module")
 def expected() -> dict[str, list[dict[str, Any]]]:
-    return seeding.compute_tables()
+    return seeded()
 
 
 def test_check_samples_the_table_and_compares_the_rows(

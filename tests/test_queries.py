@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import seeded
 from sqlalchemy import Connection, text
 
 from yimao_db.db import reader_engine, writer_engine
-from yimao_db.kb import seeding
 from yimao_db.kb.expected.chart import ExpectedChart, expected_chart
 from yimao_db.kb.facts import read_tsv
 from yimao_db.kb.rules.ganzhi import sixty
@@ -93,7 +93,7 @@ def fired() -> dict[int, list[tuple[str, int | None]]]:
 
 @cache
 def seed() -> dict[str, list[dict[str, Any]]]:
-    return seeding.compute_tables()
+    return seeded()
 
 
 def lines() -> list[dict[str, Any]]:
