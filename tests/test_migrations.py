@@ -25,7 +25,7 @@ import pytest
 from alembic import command
 from alembic.script import ScriptDirectory
 from alembic.util import CommandError
-from helpers import cast_into, seed_existing
+from helpers import cast_into, copy_db, seed_existing
 from sqlalchemy import Connection, Engine, event, select, text
 
 import yimao_db.building as buildmod
@@ -35,7 +35,6 @@ from yimao_db.cli import main
 from yimao_db.db import writer_engine
 from yimao_db.dialect import sqlite_schema_key
 from yimao_db.errors import DatabaseError
-from yimao_db.kb import seeding
 from yimao_db.kb.migrating import alembic_config
 from yimao_db.kb.rules.keys import KEY_COLUMNS
 from yimao_db.kb.schema import metadata
@@ -189,6 +188,11 @@ def built(sqlite_template: Path, path: Path) -> str:
 
 
 def test_walk_base_head_base_head(tmp_path: Path, sqlite_template: Path) -> None:
+    """base → head, then head → base with readings cast at head: at every step down that
+    keeps the reading tables, the readings and their charts are unchanged. Then base → head
+    again with readings cast at 0003: at every later step up the revision's rule tables are
+    seeded (seeds own the data) and the readings and their charts are unchanged. The end is
+    a clean database with the fresh build's schema."""
     revs = revisions()
     assert revs[0] == "0001" and revs[-1] == head_revision() and READINGS_REVISION in revs
     db = str(tmp_path / "walk.db")
@@ -217,13 +221,15 @@ def test_walk_base_head_base_head(tmp_path: Path, sqlite_template: Path) -> None
     with writer(db) as engine:  # base → head, readings cast at 0003 kept by every later step
         for rev in revs:
             assert step(engine, "+1") == rev
-            if rev == READINGS_REVISION:
-                with engine.begin() as conn:
+            if has_readings(rev):
+                with engine.begin() as conn:  # a revision's new rule tables: seeds own the data
                     seed_existing(conn)
+            if rev == READINGS_REVISION:
                 ids = cast_readings(db)
                 rows, before = reading_rows(db), charts(db, ids)
             elif has_readings(rev):
                 assert reading_rows(db) == rows
+                assert charts(db, ids) == before
     build(db)
     assert reading_rows(db) == rows
     assert charts(db, ids) == before
@@ -231,42 +237,66 @@ def test_walk_base_head_base_head(tmp_path: Path, sqlite_template: Path) -> None
     assert doctor.check(db) == []
 
 
-def test_revisions_above_readings_round_trip_keep_readings(
-    tmp_path: Path, sqlite_template: Path
-) -> None:
-    upper = above_readings()
-    if not upper:
-        pytest.skip(f"no revision above {READINGS_REVISION} yet")
-    db = built(sqlite_template, tmp_path / "round.db")
-    ids = cast_readings(db)
-    rows, before = reading_rows(db), charts(db, ids)
-    with writer(db) as engine:
-        for rev in reversed([READINGS_REVISION, *upper[:-1]]):
-            assert step(engine, "-1") == rev
-            assert reading_rows(db) == rows
-            assert charts(db, ids) == before
-        for rev in upper:
-            assert step(engine, "+1") == rev
-            with engine.begin() as conn:  # a revision's new rule tables: seeds own the data
-                seed_existing(conn)
-            assert reading_rows(db) == rows
-            assert charts(db, ids) == before
-    build(db)
-    assert reading_rows(db) == rows
-    assert charts(db, ids) == before
-    assert doctor.check(db) == []
+def differences(db: str, other: str) -> dict[str, tuple[int, int]]:
+    """The tables of either database whose rows differ (``created_at`` aside): how many
+    rows are only in ``db`` and how many only in ``other`` (-1: it lacks the table),
+    values and storage types compared alike."""
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        con.execute("ATTACH ? AS other", (f"file:{other}?mode=ro",))
+        listed = (
+            "SELECT name FROM {}.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'"
+        )
+        mine = {n for (n,) in con.execute(listed.format("main"))}
+        theirs = {n for (n,) in con.execute(listed.format("other"))}
+        found = {name: (0, -1) for name in mine - theirs}
+        found |= {name: (-1, 0) for name in theirs - mine}
+        for name in sorted(mine & theirs):
+            columns = ", ".join(
+                f'"{c}"'
+                for _, c, *_ in con.execute(f'PRAGMA main.table_info("{name}")')
+                if c != "created_at"
+            )
+            only = tuple(
+                con.execute(
+                    f'SELECT count(*) FROM (SELECT {columns} FROM {a}."{name}"'
+                    f' EXCEPT SELECT {columns} FROM {b}."{name}")'
+                ).fetchone()[0]
+                for a, b in (("main", "other"), ("other", "main"))
+            )
+            if only != (0, 0):
+                found[name] = (only[0], only[1])
+        return found
+    finally:
+        con.close()
 
 
 @pytest.fixture(scope="module")
-def expected() -> dict[str, list[dict[str, Any]]]:
-    return seeding.compute_tables()
+def older(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A seeded database at each revision that has the reading tables (as :func:`db_at`
+    makes them), made by one walk up from the base: copy one, never open it."""
+    folder = tmp_path_factory.mktemp("older")
+    db = str(folder / "walk.db")
+    made = {}
+    with writer(db) as engine:
+        for rev in revisions():
+            assert step(engine, "+1") == rev
+            if has_readings(rev):
+                with engine.begin() as conn:
+                    seed_existing(conn)
+                made[rev] = copy_db(Path(db), folder / f"{rev}.db")
+    return made
 
 
 @pytest.mark.parametrize("revision", [r for r in revisions() if has_readings(r)])
 def test_build_upgrades_an_older_database_keeping_readings(
-    tmp_path: Path, expected: dict[str, list[dict[str, Any]]], revision: str
+    tmp_path: Path, sqlite_template: Path, older: dict[str, Path], revision: str
 ) -> None:
-    db = db_at(tmp_path / "old.db", revision)
+    """``yimao build`` of a database at an older revision, with readings: the readings and
+    their charts are kept, and the database is then the fresh build with the same readings
+    cast in it, row for row in every table, the keys the migrations derived for the older
+    readings included (the fresh build itself is checked clean by tests/test_check.py)."""
+    db = str(copy_db(older[revision], tmp_path / "old.db"))
     ids = cast_readings(db)
     rows, before = reading_rows(db), charts(db, ids)
     out, err = io.StringIO(), io.StringIO()
@@ -278,7 +308,10 @@ def test_build_upgrades_an_older_database_keeping_readings(
     assert says in out.getvalue()
     assert reading_rows(db) == rows
     assert charts(db, ids) == before
-    assert doctor.check(db, expected) == []
+    fresh = built(sqlite_template, tmp_path / "fresh.db")
+    assert cast_readings(fresh) == ids
+    assert schema_of(db) == schema_of(fresh)
+    assert differences(db, fresh) == {}
 
 
 def test_downgrade_past_readings_drops_them(tmp_path: Path, sqlite_template: Path) -> None:
