@@ -427,6 +427,46 @@ def test_build_repairs_a_tampered_row(fresh_db: str) -> None:
     assert contents(fresh_db) == first
 
 
+def test_build_moves_rows_along_their_unique_columns(fresh_db: str) -> None:
+    """A database seeded by an older yimao-db can hold a unique value that today's rules give
+    to another row: a column added in the middle of a table moves the ordinals of the
+    columns after it (meta_column), a sign added in the middle moves the signs after it
+    (sign, which the sign families point to). The build moves those rows in an order in
+    which no two rows ever hold the same value, and ends at the fresh build."""
+    first = contents(fresh_db)
+    engine = writer_engine(fresh_db)
+    try:
+        with engine.begin() as c:
+            # an older seed of meta_column: hexagram's column 2 not there yet, the ones
+            # after it one place up
+            c.execute(text("DELETE FROM meta_column WHERE table_name = 'hexagram' AND ordinal = 2"))
+            last = c.execute(
+                text("SELECT max(ordinal) FROM meta_column WHERE table_name = 'hexagram'")
+            ).scalar_one()
+            for n in range(3, last + 1):
+                c.execute(
+                    text(
+                        "UPDATE meta_column SET ordinal = :m "
+                        "WHERE table_name = 'hexagram' AND ordinal = :n"
+                    ),
+                    {"m": n - 1, "n": n},
+                )
+            # an older seed of sign: the sign now at 50 came last, the ones after it one
+            # place up
+            top = c.execute(text("SELECT max(ordinal) FROM sign")).scalar_one()
+            c.execute(text("UPDATE sign SET ordinal = :top WHERE ordinal = 50"), {"top": top + 1})
+            for n in range(51, top + 1):
+                c.execute(
+                    text("UPDATE sign SET ordinal = :m WHERE ordinal = :n"), {"m": n - 1, "n": n}
+                )
+    finally:
+        engine.dispose()
+    report = build(fresh_db)
+    assert report.report.inserted["meta_column"] == 1
+    assert report.report.updated["sign"] == top - 49
+    assert contents(fresh_db) == first
+
+
 # --- refusal and rollback -----------------------------------------------------------------
 
 
@@ -581,3 +621,27 @@ def test_foreign_keys_are_enforced(fresh_db: str) -> None:
             assert got.scalar_one() == "子"
     finally:
         engine.dispose()
+
+
+def test_build_moves_unique_values_round_a_ring(fresh_db: str) -> None:
+    """Signs 50..last whose ordinals an older seed held one place round (50 at the end, the
+    others one place down): no order of single updates frees a value first, so the build
+    parks the moving rows past the values in use, then writes them, and ends at the fresh
+    build."""
+    first = contents(fresh_db)
+    engine = writer_engine(fresh_db)
+    try:
+        with engine.begin() as c:
+            top = c.execute(text("SELECT max(ordinal) FROM sign")).scalar_one()
+            c.execute(text("UPDATE sign SET ordinal = :top WHERE ordinal = 50"), {"top": top + 1})
+            for n in range(51, top + 2):
+                c.execute(
+                    text("UPDATE sign SET ordinal = :m WHERE ordinal = :n"), {"m": n - 1, "n": n}
+                )
+            assert c.execute(text("SELECT max(ordinal) FROM sign")).scalar_one() == top
+    finally:
+        engine.dispose()
+    report = build(fresh_db)
+    assert report.report.updated["sign"] == top - 49
+    assert report.report.changed == top - 49
+    assert contents(fresh_db) == first

@@ -19,7 +19,7 @@ from operator import itemgetter
 from types import ModuleType
 from typing import Any, cast
 
-from sqlalchemy import Connection, Table, and_
+from sqlalchemy import Connection, Index, Integer, Table, UniqueConstraint, and_
 
 from yimao_db import dialect
 from yimao_db.errors import SeedCheckFailed
@@ -97,10 +97,12 @@ def sync(conn: Connection, tables: Tables) -> SyncReport:
 
     Only the columns the rows give are read and written (a database at an older revision
     is seeded with rows cut down to its columns). Rows are inserted and updated parents
-    first and deleted children last, so that no
-    foreign key is ever left dangling; the stale rows of a table no foreign key points to
-    are deleted before its other rows change, so that a row moving into the unique value a
-    stale row holds (``meta_column.ordinal`` when a column is dropped) does not collide.
+    first and deleted children last, so that no foreign key is ever left dangling. No two
+    rows ever hold one unique value on the way, though today's rules may give a value to
+    another row than the one holding it (an ordinal, when a row is added, removed or renamed
+    in the middle): a table no foreign key points to deletes its stale and changed rows
+    before it inserts the changed and new ones; a table some foreign key points to first
+    parks the unique integer columns of its changed and stale rows (:func:`_park`).
     """
     report = SyncReport()
     ordered = list(seeded_tables(tables))
@@ -114,19 +116,21 @@ def sync(conn: Connection, tables: Tables) -> SyncReport:
         read = (dict(zip(names, r, strict=True)) for r in current_rows(conn, table, names))
         current = {key(r): r for r in read}
         gone = sorted(current.keys() - wanted.keys())
-        early = table.name not in referenced
-        if early:
-            _delete(conn, table, gone)
         new = [wanted[k] for k in wanted.keys() - current.keys()]
-        changed = [  # in the order of the computed rows (a column's ordinal moving down)
+        changed = [
             row
             for k, row in wanted.items()
             if k in current and any(current[k][c] != v for c, v in row.items())
         ]
-        if new:
-            _insert(conn, table, new)
-        for row in changed:
-            conn.execute(table.update().where(_match(table, row)).values(row))
+        early = table.name not in referenced
+        if early:  # nothing points here: the changed rows are written again with the new
+            _delete(conn, table, gone + [key(r) for r in changed])
+        else:
+            _park(conn, table, names, current, gone + [key(r) for r in changed], wanted)
+            for row in changed:
+                conn.execute(table.update().where(_match(table, row)).values(row))
+        if written := new + changed if early else new:
+            _insert(conn, table, written)
         stale[table.name] = [] if early else gone
         report.inserted[table.name] = len(new)
         report.updated[table.name] = len(changed)
@@ -135,6 +139,56 @@ def sync(conn: Connection, tables: Tables) -> SyncReport:
     for table in reversed(ordered):
         _delete(conn, table, stale[table.name])
     return report
+
+
+def _parkable(table: Table) -> list[str]:
+    """The integer columns of ``table``'s unique constraints and indexes (its ordinals)."""
+    unique = [
+        c
+        for u in (*table.constraints, *table.indexes)
+        if isinstance(u, UniqueConstraint) or (isinstance(u, Index) and u.unique)
+        for c in u.columns
+    ]
+    return sorted({c.name for c in unique if isinstance(c.type, Integer)})
+
+
+def _park(
+    conn: Connection,
+    table: Table,
+    present: Sequence[str],
+    current: Mapping[tuple[Any, ...], Mapping[str, Any]],
+    moving: Sequence[tuple[Any, ...]],
+    wanted: Mapping[tuple[Any, ...], Mapping[str, Any]],
+) -> None:
+    """Before a table some foreign key points to is written: move each row of ``moving``
+    (its changed and stale rows) that holds a unique integer value (of the columns
+    ``present``) which ``wanted`` gives to another row past every value in use, each such
+    row to values of its own.
+
+    Such a table keeps its rows and updates them in place, and deletes its stale rows only
+    after the rows pointing at them. Today's rules may give an ordinal to another row than
+    the one holding it — a sign added, removed or renamed in the middle moves the ordinals
+    after it — and the update or insert would collide; the parked rows leave every value
+    free for the row that is to hold it."""
+    names = [n for n in _parkable(table) if n in present]
+    if not names or not moving:
+        return
+    taker = {(n, row.get(n)): k for k, row in wanted.items() for n in names}
+    parked = [
+        k
+        for k in moving
+        if any(
+            taker.get((n, current[k].get(n)), k) != k
+            for n in names
+            if current[k].get(n) is not None
+        )
+    ]
+    used = [*current.values(), *wanted.values()]
+    top = {n: max((r[n] for r in used if isinstance(r.get(n), int)), default=0) for n in names}
+    pk = [c.name for c in table.primary_key.columns]
+    for i, k in enumerate(parked, 1):
+        where = _match(table, dict(zip(pk, k, strict=True)))
+        conn.execute(table.update().where(where).values({n: top[n] + i for n in names}))
 
 
 def current_rows(conn: Connection, table: Table, names: Sequence[str]) -> Any:
