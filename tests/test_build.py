@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -644,4 +645,41 @@ def test_build_moves_unique_values_round_a_ring(fresh_db: str) -> None:
     report = build(fresh_db)
     assert report.report.updated["sign"] == top - 49
     assert report.report.changed == top - 49
+    assert contents(fresh_db) == first
+
+
+# (table, the rows an older seed may have numbered otherwise, their key among them)
+REORDERED = (
+    ("sign", "1 = 1", "name"),
+    ("use_role", "1 = 1", "role"),
+    ("meta_column", "table_name = 'reading'", "column_name"),
+)
+
+
+def test_build_restores_ordinals_an_older_seed_held_in_any_order(fresh_db: str) -> None:
+    """Whatever order an older seed gave the ordinals of a table (a random permutation: rings
+    of every length and rows left where they were), and a row it did not have yet, the
+    build writes today's rows and ends at the fresh build."""
+    first = contents(fresh_db)
+    rng = random.Random(2026)
+    engine = writer_engine(fresh_db)
+    try:
+        with engine.begin() as c:
+            for table, where, key in REORDERED:
+                rows = c.execute(text(f"SELECT {key}, ordinal FROM {table} WHERE {where}")).all()
+                shuffled = [ordinal for _, ordinal in rows]
+                rng.shuffle(shuffled)
+                assert shuffled != [ordinal for _, ordinal in rows]
+                c.execute(text(f"UPDATE {table} SET ordinal = ordinal + 100000 WHERE {where}"))
+                for (name, _), ordinal in zip(rows, shuffled, strict=True):
+                    c.execute(
+                        text(f"UPDATE {table} SET ordinal = :o WHERE {key} = :k AND {where}"),
+                        {"o": ordinal, "k": name},
+                    )
+            c.execute(text("DELETE FROM meta_column WHERE table_name = 'reading' AND ordinal = 3"))
+    finally:
+        engine.dispose()
+    report = build(fresh_db)
+    assert report.report.inserted["meta_column"] == 1
+    assert report.report.updated["sign"] > 0 and report.report.updated["use_role"] > 0
     assert contents(fresh_db) == first
