@@ -125,11 +125,13 @@ def sync(conn: Connection, tables: Tables) -> SyncReport:
         early = table.name not in referenced
         if early:  # nothing points here: the changed rows are written again with the new
             _delete(conn, table, gone + [key(r) for r in changed])
+            written = new + changed
         else:
             _park(conn, table, names, current, gone + [key(r) for r in changed], wanted)
             for row in changed:
                 conn.execute(table.update().where(_match(table, row)).values(row))
-        if written := new + changed if early else new:
+            written = new
+        if written:
             _insert(conn, table, written)
         stale[table.name] = [] if early else gone
         report.inserted[table.name] = len(new)
