@@ -151,6 +151,10 @@ def test_a_new_reading_changes_only_the_reading_views(fresh_db: str, tmp_path: P
         "v_reading_nuclear.csv",
         "v_reading_sign.csv",
         "v_reading_changed_line.csv",
+        "v_reading_header_computed.csv",  # the derived tables' definitions
+        "v_reading_hidden_computed.csv",
+        "reading_header.csv",  # and the derived tables
+        "reading_hidden.csv",
         "README.md",  # the row counts
     }
 

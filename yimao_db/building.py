@@ -36,7 +36,7 @@ from sqlalchemy.engine import URL
 from yimao_db import dialect
 from yimao_db.db import writer_engine
 from yimao_db.errors import DatabaseError, SeedCheckFailed, shown
-from yimao_db.kb import invariants, seeding
+from yimao_db.kb import derived, invariants, seeding
 from yimao_db.kb.migrating import alembic_config
 
 KILL_ENV = "YIMAO_TEST_KILL_AT"
@@ -246,6 +246,8 @@ def build(db: str | URL | None = None) -> BuildReport:
             _still_in_transaction(conn, "after the migrations")
             _test_kill("upgrade")
             report = seeding.sync(conn, tables)
+            # a rule table changed: so may every derived row whose definition reads it
+            derived.refresh_all(conn, report.changed_tables)
             _test_kill("seed")
             failed = invariants.violations(conn)
             if conn.dialect.name == "sqlite":

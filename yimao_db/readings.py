@@ -28,6 +28,7 @@ from yimao_db.chart_rows import ChartUse as ChartUse
 from yimao_db.chart_rows import HiddenLine as HiddenLine
 from yimao_db.db import driver_error, reader_engine, writer_engine
 from yimao_db.errors import UsageError, shown
+from yimao_db.kb import derived
 from yimao_db.kb.rules.keys import KEY_COLUMNS, reading_keys
 from yimao_db.kb.vocab import NAJIA_VARIANTS
 
@@ -308,8 +309,9 @@ INSERT_LINE = _insert_sql("reading_line", ("reading_id", *LINE_COLUMNS))
 
 
 def store(conn: Connection, request: CastRequest, *, as_id: int | None = None) -> int:
-    """Insert one prepared reading and its six lines; returns the new id (``as_id``: that
-    id, taken from no sequence)."""
+    """Insert one prepared reading, its six lines and its derived rows
+    (:mod:`yimao_db.kb.derived`); returns the new id (``as_id``: that id, taken from no
+    sequence)."""
     row, lines = reading_rows(request)
     values = dict(zip(READING_COLUMNS, row, strict=True))
     if as_id is None:
@@ -324,6 +326,7 @@ def store(conn: Connection, request: CastRequest, *, as_id: int | None = None) -
             for line in lines
         ],
     )
+    derived.insert_range(conn, reading_id, reading_id)
     return int(reading_id)
 
 

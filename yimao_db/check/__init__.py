@@ -83,6 +83,7 @@ from yimao_db.building import (
 )
 from yimao_db.calendar import solarterms
 from yimao_db.check.cells import check_cells
+from yimao_db.check.derived import check_derived
 from yimao_db.check.journal import check_journal
 from yimao_db.check.problems import MAX_PER_TABLE, CheckReport, Problem, Progress, format_key
 from yimao_db.check.readings import check_charts, check_readings
@@ -557,6 +558,8 @@ def inspect_connection(
                 charts = check_readings(conn, report, progress)
             with stage("charts"):
                 check_charts(conn, charts, report)
+            with stage("derived tables"):
+                check_derived(conn, report, progress)
             with stage("journal"):
                 check_journal(conn, report)
     except Damaged:

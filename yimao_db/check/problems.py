@@ -36,7 +36,7 @@ class Problem:
     """One thing wrong: what kind of check found it, where (table and key), and what."""
 
     # integrity, foreign key, revision, schema, view, constraint, type, data, invariant,
-    # calendar, reading
+    # calendar, reading, derived
     kind: str
     table: str | None
     key: str | None

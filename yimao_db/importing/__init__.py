@@ -45,6 +45,7 @@ from yimao_db.db import reader_engine, resolve_url, writer_engine
 from yimao_db.errors import UsageError
 from yimao_db.importing import files as import_files
 from yimao_db.importing.spool import Spool
+from yimao_db.kb import derived
 from yimao_db.lookup import HexagramNames
 from yimao_db.readings import (
     LINE_COLUMNS,
@@ -180,6 +181,7 @@ def _insert(conn: Connection, spool: Spool, progress: Progress | None) -> list[i
             readings, lines = spool.rows(first, last)
             reading_table.insert([(new[n - first], created_at, *row) for n, row in readings])
             line_table.insert([(new[row[0] - first], *row[1:]) for row in lines])
+        derived.insert(conn, new)  # in the same transaction
         if not ids:
             _pause_at("insert")
         ids += new

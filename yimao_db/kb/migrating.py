@@ -31,10 +31,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+import sqlalchemy as sa
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy.engine import Connection
 
+from yimao_db.kb import derived
 from yimao_db.paths import migrations_dir
 
 
@@ -61,9 +63,16 @@ class ViewSQL:
 
 
 def create_views(op: Operations, views: Sequence[ViewSQL]) -> None:
-    """Create ``views`` in order (each after the views it selects from)."""
+    """Create ``views`` in order (each after the views it selects from). A derived table
+    whose definition is among them (:mod:`yimao_db.kb.derived`) is rewritten from it: a
+    revision that changes a definition changes the stored rows with it."""
     for view in views:
         op.execute(f"CREATE VIEW {view.name} AS {view.sql}")
+    names = {v.name for v in views}
+    conn = op.get_bind()
+    for d in derived.DERIVED:
+        if d.definition in names and sa.inspect(conn).has_table(d.table):
+            derived.refresh_table(conn, d)
 
 
 def drop_views(op: Operations, views: Sequence[ViewSQL]) -> None:

@@ -72,6 +72,11 @@ class SyncReport:
     def changed(self) -> int:
         return sum(self.inserted.values()) + sum(self.updated.values()) + sum(self.deleted.values())
 
+    @property
+    def changed_tables(self) -> set[str]:
+        """The tables with a row inserted, updated or deleted."""
+        return {t for d in (self.inserted, self.updated, self.deleted) for t, n in d.items() if n}
+
 
 def seeded_tables(tables: Mapping[str, object]) -> Iterator[Table]:
     """The seeded tables in foreign-key dependency order."""

@@ -14,7 +14,18 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-MODULES = ("sources", "core", "rules", "symbols", "signs", "use", "readings", "journal", "meta")
+MODULES = (
+    "sources",
+    "core",
+    "rules",
+    "symbols",
+    "signs",
+    "use",
+    "readings",
+    "journal",
+    "derived",
+    "meta",
+)
 
 
 def __getattr__(name: str) -> Any:

@@ -12,6 +12,14 @@ How these are written (docs/performance.md has the figures):
   reading; LEFT JOINs keep that order on SQLite (which never moves a LEFT JOIN operand
   before the tables written to its left) and let it drop the joins a query does not use.
 - A still line's changed-line lookups have a NULL key and cost nothing.
+- Two of the views read derived tables (:mod:`yimao_db.kb.derived`): ``v_reading`` reads the
+  columns the rule tables give a reading from ``reading_header``, and ``v_reading_hidden``
+  reads ``reading_hidden``. Each table stores, for every reading, the rows of a private
+  view that stays the definition (``v_reading_header_computed``,
+  ``v_reading_hidden_computed``): SQLite looks up every join of a view under GROUP BY,
+  used or not, so an aggregate over all readings would pay some twenty lookups a reading.
+  ``v_reading_line``, six rows a reading, stays a view: storing it would cost every write
+  more than the import's speed allows (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -226,21 +234,58 @@ V_READING = View(
     """
 SELECT r.id AS reading_id, r.question, r.cast_at, r.tz,
        r.year_gz, r.month_gz, r.day_gz, r.hour_gz,
+       h.void_branches, h.primary_king_wen, h.primary_name, h.changed_king_wen, h.changed_name,
+       h.palace, h.moving_lines, h.nuclear_king_wen, h.is_liuchong, h.is_liuhe,
+       h.generation_name, h.gua_shen, h.gua_shen_positions, h.shi_shen_line,
+       r.created_at, r.method, r.cast_input, r.month_branch, r.solar_term, r.half_year,
+       r.early_rat, r.najia_variant, h.primary_bits, h.changed_bits,
+       h.primary_short_name, h.changed_short_name,
+       h.year_relative, h.month_relative, h.day_relative, h.hour_relative, r.matter,
+       o.verdict AS outcome, o.happened_on AS outcome_on,
+       (SELECT COUNT(*) FROM reading_note n WHERE n.reading_id = r.id) AS note_count,
+       (SELECT COUNT(*) FROM reading_tag t WHERE t.reading_id = r.id) AS tag_count,
+       h.changed_palace, h.changed_generation_name, h.nuclear_name,
+       r.cast_utc, h.sun_mansion, h.moon_mansion, h.all_moving_name
+FROM reading_header h
+CROSS JOIN reading r  -- after h on SQLite: r is then read in id order
+LEFT JOIN reading_outcome o ON o.reading_id = r.id
+WHERE r.id = h.reading_id
+""",
+)
+
+# The columns of v_reading stored in the derived table reading_header (yimao_db.kb.derived):
+# everything the rule tables give a reading. The reading's own columns and the journal's
+# (outcome, note and tag counts) are read from their tables by v_reading itself.
+HEADER_COLUMNS = (
+    "void_branches", "primary_king_wen", "primary_name", "changed_king_wen", "changed_name",
+    "palace", "moving_lines", "nuclear_king_wen", "is_liuchong", "is_liuhe", "generation_name",
+    "gua_shen", "gua_shen_positions", "shi_shen_line", "primary_bits", "changed_bits",
+    "primary_short_name", "changed_short_name", "year_relative", "month_relative",
+    "day_relative", "hour_relative", "changed_palace", "changed_generation_name",
+    "nuclear_name", "sun_mansion", "moon_mansion", "all_moving_name",
+)  # fmt: skip
+
+V_READING_HEADER_COMPUTED = View(
+    "v_reading_header_computed",
+    "readings",
+    "The definition of the columns of v_reading that the rule tables give: computed by "
+    "joining them for each reading. The table reading_header stores its rows for every "
+    "reading (written with the reading; yimao check compares the two); v_reading reads the "
+    "table.",
+    tuple(c for c in V_READING.columns if c.name == "reading_id" or c.name in HEADER_COLUMNS),
+    """
+SELECT r.id AS reading_id,
        d.void_first || d.void_second AS void_branches,
        p.king_wen AS primary_king_wen, p.name AS primary_name,
        c.king_wen AS changed_king_wen, c.name AS changed_name,
        p.palace, ml.lines AS moving_lines, hp.nuclear_king_wen, hp.is_liuchong, hp.is_liuhe,
        g.name AS generation_name, p.gua_shen, hp.gua_shen_positions, p.shi_shen_line,
-       r.created_at, r.method, r.cast_input, r.month_branch, r.solar_term, r.half_year,
-       r.early_rat, r.najia_variant, p.bits AS primary_bits, c.bits AS changed_bits,
+       p.bits AS primary_bits, c.bits AS changed_bits,
        p.short_name AS primary_short_name, c.short_name AS changed_short_name,
        yr.relative AS year_relative, mr.relative AS month_relative,
-       dr.relative AS day_relative, hr.relative AS hour_relative, r.matter,
-       o.verdict AS outcome, o.happened_on AS outcome_on,
-       (SELECT COUNT(*) FROM reading_note n WHERE n.reading_id = r.id) AS note_count,
-       (SELECT COUNT(*) FROM reading_tag t WHERE t.reading_id = r.id) AS tag_count,
+       dr.relative AS day_relative, hr.relative AS hour_relative,
        c.palace AS changed_palace, cg.name AS changed_generation_name, n.name AS nuclear_name,
-       r.cast_utc, LODGE_OF_SUN AS sun_mansion, LODGE_OF_MOON AS moon_mansion,
+       LODGE_OF_SUN AS sun_mansion, LODGE_OF_MOON AS moon_mansion,
        am.name AS all_moving_name
 FROM reading r
 LEFT JOIN ganzhi d ON d.name = r.day_gz
@@ -260,11 +305,11 @@ LEFT JOIN element_relation yr ON yr.me = pt.element AND yr.other = yb.element
 LEFT JOIN element_relation mr ON mr.me = pt.element AND mr.other = mb.element
 LEFT JOIN element_relation dr ON dr.me = pt.element AND dr.other = db.element
 LEFT JOIN element_relation hr ON hr.me = pt.element AND hr.other = hb.element
-LEFT JOIN reading_outcome o ON o.reading_id = r.id
 LEFT JOIN generation cg ON cg.ordinal = c.generation
 LEFT JOIN hexagram n ON n.king_wen = hp.nuclear_king_wen
 LEFT JOIN all_moving am ON am.king_wen = r.primary_kw AND am.mask = r.moving_mask
 """.replace("LODGE_OF_SUN", lodge_at_cast("'日'")).replace("LODGE_OF_MOON", lodge_at_cast("'月'")),
+    public=False,
 )
 
 V_READING_LINE = View(
@@ -544,6 +589,22 @@ V_READING_HIDDEN = View(
         ),
     ),
     """
+SELECT reading_id, position, relative, ganzhi, element, over_ganzhi, is_void, is_month_break,
+       strength, stage, stem, branch, over_relative, is_day_clash,
+       day_on, day_generates, day_helps, day_controls, day_combines,
+       month_on, month_generates, month_helps, month_controls, month_combines
+FROM reading_hidden
+""",
+)
+
+V_READING_HIDDEN_COMPUTED = View(
+    "v_reading_hidden_computed",
+    "readings",
+    "The definition of v_reading_hidden: a reading's hidden spirits computed by joining the "
+    "rule tables. The table reading_hidden stores its rows for every reading (written with "
+    "the reading; yimao check compares the two); v_reading_hidden reads the table.",
+    V_READING_HIDDEN.columns,
+    """
 SELECT r.id AS reading_id, hs.position, hs.relative, hn.ganzhi, hs.element,
        onj.ganzhi AS over_ganzhi, bd.is_void, bm.is_month_break, bm.strength, bd.stage,
        hs.stem, hs.branch, o.relative AS over_relative, bd.is_day_clash,
@@ -566,6 +627,7 @@ LEFT JOIN branch_bearing db ON db.actor = d.branch AND db.branch = hs.branch
 LEFT JOIN branch_bearing mb ON mb.actor = r.month_branch AND mb.branch = hs.branch
 WHERE hs.king_wen = r.primary_kw
 """,
+    public=False,
 )
 
 V_READING_NUCLEAR = View(
@@ -632,8 +694,10 @@ WHERE cl.king_wen = r.changed_kw
 VIEWS = (
     V_MONTH_SPIRIT_BRANCH,
     V_READING_CAST,
+    V_READING_HEADER_COMPUTED,
     V_READING,
     V_READING_LINE,
+    V_READING_HIDDEN_COMPUTED,
     V_READING_HIDDEN,
     V_READING_NUCLEAR,
     V_READING_CHANGED_LINE,

@@ -1,0 +1,190 @@
+"""Derived tables (yimao_db.kb.derived) hold, for every reading, exactly the rows of their
+definitions: after casts, an import, deletes and journal writes, after an import killed
+with SIGKILL, after the migration that creates them and after a build whose rule tables
+changed; yimao check names a reading whose stored rows were changed behind yimao's back;
+and the public views give what their definitions give."""
+
+from __future__ import annotations
+
+import re
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from helpers import built_copy, raw
+from sqlalchemy import Connection, text
+from test_import import csv_text, many_rows, paused_import, write
+from test_migrations import cast_readings, db_at
+
+from yimao_db import check as doctor
+from yimao_db.building import build
+from yimao_db.db import reader_engine, writer_engine
+from yimao_db.importing import import_file
+from yimao_db.journaling import add_note, delete_readings, record_outcome, set_about
+from yimao_db.kb import derived
+from yimao_db.kb.schema import metadata
+from yimao_db.kb.views import views
+from yimao_db.readings import cast
+
+COLUMNS = {d.table: views()[d.definition].column_names for d in derived.DERIVED}
+
+
+@contextmanager
+def reading(db: str) -> Iterator[Connection]:
+    engine = reader_engine(db)
+    try:
+        with engine.connect() as conn:
+            yield conn
+    finally:
+        engine.dispose()
+
+
+def counts(db: str) -> dict[str, int]:
+    with reading(db) as conn:
+        return {
+            d.table: conn.execute(text(f"SELECT COUNT(*) FROM {d.table}")).scalar_one()
+            for d in derived.DERIVED
+        }
+
+
+def differences(db: str) -> list[tuple[str, int, str]]:
+    with reading(db) as conn:
+        first, last = conn.execute(text("SELECT MIN(id), MAX(id) FROM reading")).one()
+        spans = derived.spans(first, last)
+        return [(d.table, rid, what) for d, rid, what in derived.differences(conn, COLUMNS, spans)]
+
+
+def test_each_table_has_its_definitions_columns_and_is_read_by_a_public_view() -> None:
+    found = views()
+    for d in derived.DERIVED:
+        definition = found[d.definition]
+        assert not definition.public
+        # INSERT … SELECT * relies on the order
+        assert [c.name for c in metadata.tables[d.table].columns] == list(definition.column_names)
+        readers = [v for v in found.values() if re.search(rf"\bFROM {d.table}\b", v.sql)]
+        assert [v.public for v in readers] == [True], d
+        public = set(readers[0].column_names)
+        assert set(definition.column_names) <= public
+        assert derived.reads(d) >= {"reading"}
+
+
+def test_runs_and_spans() -> None:
+    assert list(derived.runs([5, 3, 4, 9, 4, 11, 10])) == [(3, 5), (9, 11)]
+    assert list(derived.runs([])) == []
+    assert derived.spans(1, 12, 5) == [(1, 5), (6, 10), (11, 12)]
+    assert derived.spans(None, None) == []
+
+
+def test_writes_keep_the_derived_tables_equal_to_their_definitions(
+    fresh_db: str, tmp_path: Path
+) -> None:
+    ids = [
+        cast("789678", at="2026-11-30T09:15", db=fresh_db),
+        cast(coins="2,1,3,0,2,2", at="2024-06-30T23:30", najia="seasonal", db=fresh_db),
+        cast("乾", pillars="甲辰,丙寅,戊戌,庚申", db=fresh_db),
+    ]
+    csv = write(tmp_path / "r.csv", csv_text(many_rows(40)))
+    ids += import_file(csv, fresh_db)
+    stored = counts(fresh_db)
+    assert stored["reading_header"] == 43 and stored["reading_hidden"] > 0
+    add_note(ids[0], "a note", fresh_db)
+    record_outcome(ids[1], "hit", db=fresh_db)
+    set_about(ids[3], "妻財", fresh_db)
+    delete_readings([ids[2], ids[5]], fresh_db)
+    assert differences(fresh_db) == []
+    with reading(fresh_db) as conn:
+        for d in derived.DERIVED:  # a deleted reading's rows went with it
+            left = conn.execute(
+                text(f"SELECT COUNT(*) FROM {d.table} WHERE reading_id IN (:a, :b)"),
+                {"a": ids[2], "b": ids[5]},
+            ).scalar_one()
+            assert left == 0
+        # the public views read the tables and give what the definitions give
+        for name, definition in (
+            ("v_reading", "v_reading_header_computed"),
+            ("v_reading_hidden", "v_reading_hidden_computed"),
+        ):
+            cols = ", ".join(views()[definition].column_names)
+            got = conn.execute(text(f"SELECT {cols} FROM {name} ORDER BY 1, 2")).all()
+            want = conn.execute(text(f"SELECT {cols} FROM {definition} ORDER BY 1, 2")).all()
+            assert got == want and got
+        assert conn.execute(text("SELECT COUNT(*) FROM v_reading")).scalar_one() == 41
+        verdict = conn.execute(
+            text("SELECT outcome FROM v_reading WHERE reading_id = :i"), {"i": ids[1]}
+        )
+        assert verdict.scalar_one() == "hit"  # the journal's columns are not stored
+    assert doctor.check(fresh_db) == []
+
+
+@pytest.mark.sqlite_only
+def test_yimao_check_names_a_reading_whose_derived_rows_were_changed(
+    sqlite_template: Path, tmp_path: Path
+) -> None:
+    db = built_copy(sqlite_template, tmp_path / "t.db")
+    ids = [cast("789678", at="2026-11-30T09:15", db=str(db)) for _ in range(4)]
+    assert doctor.check(str(db)) == []
+    with raw(db) as con:
+        con.execute(f"UPDATE reading_header SET palace = '坤' WHERE reading_id = {ids[0]}")
+        con.execute(f"DELETE FROM reading_header WHERE reading_id = {ids[1]}")
+        con.execute(
+            f"DELETE FROM reading_hidden WHERE reading_id = {ids[2]} AND position = "
+            f"(SELECT MIN(position) FROM reading_hidden WHERE reading_id = {ids[2]})"
+        )
+    problems = [str(p) for p in doctor.check(str(db)) if p.kind == "derived"]
+    assert problems == [
+        f"derived: reading_header reading_id={ids[0]}: rows stored that the definition does "
+        "not give and rows of the definition not stored",
+        f"derived: reading_header reading_id={ids[1]}: rows of the definition not stored",
+        f"derived: reading_hidden reading_id={ids[2]}: rows of the definition not stored",
+    ]
+
+
+@pytest.mark.sqlite_only
+def test_an_import_killed_mid_transaction_leaves_them_in_step(
+    sqlite_template: Path, tmp_path: Path
+) -> None:
+    db = str(built_copy(sqlite_template, tmp_path / "k.db"))
+    kept = cast("789678", at="2026-11-30T09:15", db=db)
+    before = counts(db)
+    proc, _ = paused_import(tmp_path, db, "insert")  # a batch and its derived rows written
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=60)
+    assert counts(db) == before
+    engine = writer_engine(db)  # the next writer finds the readings as they were
+    try:
+        with engine.connect() as conn:
+            assert conn.execute(text("SELECT id FROM reading")).scalars().all() == [kept]
+    finally:
+        engine.dispose()
+    assert differences(db) == [] and doctor.check(db) == []
+
+
+@pytest.mark.sqlite_only
+def test_the_migration_fills_them_for_readings_already_stored(tmp_path: Path) -> None:
+    db = db_at(tmp_path / "old.db", "0017")
+    ids = cast_readings(db)
+    build(db)
+    stored = counts(db)
+    assert stored["reading_header"] == len(ids) and stored["reading_hidden"] > 0
+    assert differences(db) == [] and doctor.check(db) == []
+
+
+@pytest.mark.sqlite_only
+def test_a_build_whose_rule_table_changed_rewrites_the_rows_that_read_it(
+    sqlite_template: Path, tmp_path: Path
+) -> None:
+    db = str(built_copy(sqlite_template, tmp_path / "r.db"))
+    rid = cast("789678", at="2026-11-30T09:15", db=db)
+    with raw(Path(db)) as con:  # a rule table damaged, and the stored rows made from it
+        con.execute("UPDATE hexagram SET name = 'x' WHERE king_wen = 63")
+        con.execute("DELETE FROM reading_header")
+        con.execute("INSERT INTO reading_header SELECT * FROM v_reading_header_computed")
+    with reading(db) as conn:
+        sql = text("SELECT primary_name FROM v_reading WHERE reading_id = :i")
+        assert conn.execute(sql, {"i": rid}).scalar_one() == "x"
+    build(db)  # the seed mends hexagram: the header rows are rewritten with it
+    with reading(db) as conn:
+        assert conn.execute(sql, {"i": rid}).scalar_one() == "水火既濟"
+    assert differences(db) == [] and doctor.check(db) == []

@@ -1,0 +1,154 @@
+"""Derived tables: the rows of a defining view stored for every reading, kept in step with it.
+
+A chart view that reports aggregate over all readings is stored as a table, because SQLite
+looks up every join of a view under GROUP BY, used or not (PostgreSQL drops the unused
+ones): ``SELECT palace, count(*) FROM v_reading GROUP BY 1`` would look up some twenty rule
+tables per reading. Each :class:`Derived` pairs
+
+- ``table``: the stored rows, one or more per reading, keyed by ``reading_id``, with the
+  columns of its definition in the definition's order (declared from the view's columns in
+  :mod:`yimao_db.kb.schema.derived`);
+- ``definition``: the private view whose SQL defines those rows. Like every view it only
+  joins and filters rule tables; the table must equal it, reading by reading.
+
+The public view reads the table. The definition stays the definition:
+
+- every write that adds a reading writes its derived rows from the definition in the same
+  transaction (:func:`insert_range`: ``yimao cast``, ``yimao import``, the web and MCP
+  casts, which all store through :func:`yimao_db.readings.store` or the import);
+- a build whose seed changed a rule table that a definition reads rewrites that table's
+  rows for every reading (:func:`refresh_all`), as does the migration that creates it;
+- deleting a reading deletes its rows (``ON DELETE CASCADE``);
+- ``yimao check`` compares every stored row with its definition (:func:`differences`).
+
+No other write changes what a definition reads: the journal (notes, tags, outcomes, the
+subject) is not stored, the public views join it as before.
+
+Adding a derived table is one entry in :data:`DERIVED`, its table in
+:mod:`yimao_db.kb.schema.derived`, and the definition and the public view in the views
+(docs/architecture.md, "A derived table"). This module imports nothing of the package
+beyond SQLAlchemy: a cast loads it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import Connection, text
+
+
+@dataclass(frozen=True)
+class Derived:
+    table: str
+    definition: str
+
+
+DERIVED: tuple[Derived, ...] = (
+    Derived("reading_header", "v_reading_header_computed"),
+    Derived("reading_hidden", "v_reading_hidden_computed"),
+)
+
+# How many readings a comparison reads at once (a range of ids).
+COMPARE_SPAN = 20_000
+
+
+def insert_range(conn: Connection, first: int, last: int) -> None:
+    """Write the derived rows of the new readings ``first..last`` (ids of readings just
+    inserted, in the caller's transaction)."""
+    bounds = {"a": first, "b": last}
+    for d in DERIVED:
+        conn.execute(
+            text(
+                f"INSERT INTO {d.table} SELECT * FROM {d.definition} "
+                "WHERE reading_id BETWEEN :a AND :b"
+            ),
+            bounds,
+        )
+
+
+def insert(conn: Connection, ids: Iterable[int]) -> None:
+    """Write the derived rows of the new readings ``ids``, run by run of consecutive ids
+    (on PostgreSQL another writer's ids may fall between them)."""
+    for first, last in runs(ids):
+        insert_range(conn, first, last)
+
+
+def runs(ids: Iterable[int]) -> Iterator[tuple[int, int]]:
+    """The ids as runs of consecutive ids, ``(first, last)`` each."""
+    first = last = None
+    for i in sorted(set(ids)):
+        if last is not None and i == last + 1:
+            last = i
+            continue
+        if first is not None and last is not None:
+            yield first, last
+        first = last = i
+    if first is not None and last is not None:
+        yield first, last
+
+
+def reads(d: Derived) -> set[str]:
+    """The names its definition's SQL mentions: the tables (and views) it selects from."""
+    from yimao_db.kb.views import views
+
+    return set(re.findall(r"\w+", views()[d.definition].sql))
+
+
+def refresh_all(conn: Connection, changed: Iterable[str] | None = None) -> list[str]:
+    """Rewrite every row of each derived table whose definition reads one of the tables
+    ``changed`` (default: every derived table); the tables rewritten."""
+    done = []
+    changed = None if changed is None else set(changed)
+    for d in DERIVED:
+        if changed is not None and not reads(d) & changed:
+            continue
+        refresh_table(conn, d)
+        done.append(d.table)
+    return done
+
+
+def refresh_table(conn: Connection, d: Derived) -> None:
+    """Rewrite every row of ``d`` from its definition."""
+    conn.execute(text(f"DELETE FROM {d.table}"))
+    conn.execute(text(f"INSERT INTO {d.table} SELECT * FROM {d.definition}"))
+
+
+def spans(first: int | None, last: int | None, size: int = COMPARE_SPAN) -> list[tuple[int, int]]:
+    """``first..last`` cut into spans of ``size`` ids."""
+    if first is None or last is None:
+        return []
+    return [(a, min(a + size - 1, last)) for a in range(first, last + 1, size)]
+
+
+def differences(
+    conn: Connection,
+    columns: Mapping[str, Sequence[str]],
+    spans_: Iterable[tuple[int, int]],
+) -> Iterator[tuple[Derived, int, str]]:
+    """Every reading whose rows in a derived table differ from its definition's, within
+    the spans of reading ids ``spans_`` (``columns``: each table's columns): the derived
+    table, the reading, what differs. Rows are compared as multisets in one pass that
+    computes the definition once: each distinct row counted +1 per stored copy and -1 per
+    copy the definition gives; a reading with a row whose count is not 0 differs."""
+    spans_ = list(spans_)
+    for d in DERIVED:
+        select = ", ".join(columns[d.table])
+        where = "WHERE reading_id BETWEEN :a AND :b"
+        sql = (
+            f"SELECT reading_id, MAX(n), MIN(n) FROM ("
+            f"SELECT {select}, SUM(side) AS n FROM ("
+            f"SELECT {select}, 1 AS side FROM {d.table} {where} UNION ALL "
+            f"SELECT {select}, -1 AS side FROM {d.definition} {where}"
+            f") u GROUP BY {select} HAVING SUM(side) <> 0) x GROUP BY reading_id "
+            "ORDER BY reading_id"
+        )
+        for first, last in spans_:
+            for rid, most, least in conn.execute(text(sql), {"a": first, "b": last}):
+                what = []
+                if most > 0:
+                    what.append("rows stored that the definition does not give")
+                if least < 0:
+                    what.append("rows of the definition not stored")
+                yield d, int(rid), " and ".join(what)
