@@ -52,6 +52,7 @@ from yimao_db import dialect
 from yimao_db.building import build
 from yimao_db.calendar.moment import moment_at
 from yimao_db.db import reader_engine, writer_engine
+from yimao_db.kb import derived
 from yimao_db.kb.rules.keys import reading_keys
 from yimao_db.readings import chart
 
@@ -86,6 +87,7 @@ NATURAL: tuple[tuple[str, float], ...] = (
 )
 MATCH: list[str] = []  # --match: only the natural queries holding one of these
 STATS = ("sign", "hexagram", "changed", "outcome", "use")  # yimao stats --by …, goal ≤ 3 s each
+STATS_KEPT: list[str] = []  # --stats: only these groupings
 BATCH = 50_000
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 
@@ -144,7 +146,7 @@ def random_rows(n: int, seed: int) -> Iterator[tuple[dict[str, Any], list[int]]]
 
 
 def fill(engine: Engine, n: int, seed: int) -> None:
-    """Insert ``n`` random readings (ids 1..n) in batches."""
+    """Insert ``n`` random readings (ids 1..n) in batches, with their derived rows."""
     columns: list[str] | None = None
     readings: list[dict[str, Any]] = []
     lines: list[dict[str, Any]] = []
@@ -169,6 +171,7 @@ def fill(engine: Engine, n: int, seed: int) -> None:
                     ),
                     lines,
                 )
+                derived.insert_range(conn, readings[0]["id"], i)  # as a write does
                 readings, lines = [], []
                 sys.stderr.write(f"\r  filled {i:,} of {n:,} readings")
         sys.stderr.write("\n")
@@ -184,7 +187,7 @@ def copy_readings(source: str, engine: Engine) -> None:
             driver = conn.connection.driver_connection
             assert driver is not None
             cursor = driver.cursor()
-            for table in ("reading", "reading_line"):
+            for table in ("reading", "reading_line", *(d.table for d in derived.DERIVED)):
                 columns = ", ".join(r[1] for r in src.execute(f"PRAGMA table_info({table})"))
                 with cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
                     for row in src.execute(f"SELECT {columns} FROM {table} ORDER BY 1, 2"):
@@ -252,7 +255,7 @@ def natural(
 def stats_processes(url: str, repeat: int) -> None:
     """``yimao stats --by …`` as a process, as a user runs it (goal ≤ 3 s each)."""
     print(f"  yimao stats as a process (median of {repeat}; load average {load_average()}):")
-    for by in STATS:
+    for by in STATS_KEPT or STATS:
         argv = [sys.executable, "-m", "yimao_db", "stats", "--by", by, "--db", url]
         runs = [run_child(argv) for _ in range(repeat)]
         t = statistics.median(wall for wall, _ in runs)
@@ -349,8 +352,16 @@ def main() -> int:
         default=[],
         help="only the natural queries whose SQL holds this text (repeatable), e.g. v_reading_sign",
     )
+    p.add_argument(
+        "--stats",
+        action="append",
+        default=[],
+        choices=STATS,
+        help="only these yimao stats groupings (repeatable; default all)",
+    )
     args = p.parse_args()
     MATCH.extend(args.match)
+    STATS_KEPT.extend(args.stats)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(args.db or Path(tmp) / "reports.db")
         fresh = not path.exists()
