@@ -20,6 +20,7 @@ from test_migrations import cast_readings, db_at
 
 from yimao_db import check as doctor
 from yimao_db.building import build
+from yimao_db.cli import main
 from yimao_db.db import reader_engine, writer_engine
 from yimao_db.importing import import_file
 from yimao_db.journaling import add_note, delete_readings, record_outcome, set_about
@@ -27,8 +28,6 @@ from yimao_db.kb import derived
 from yimao_db.kb.schema import metadata
 from yimao_db.kb.views import views
 from yimao_db.readings import cast
-
-COLUMNS = {d.table: views()[d.definition].column_names for d in derived.DERIVED}
 
 
 @contextmanager
@@ -53,7 +52,7 @@ def differences(db: str) -> list[tuple[str, int, str]]:
     with reading(db) as conn:
         first, last = conn.execute(text("SELECT MIN(id), MAX(id) FROM reading")).one()
         spans = derived.spans(first, last)
-        return [(d.table, rid, what) for d, rid, what in derived.differences(conn, COLUMNS, spans)]
+        return [(d.table, rid, what) for d, rid, what in derived.differences(conn, spans)]
 
 
 def test_each_table_has_its_definitions_columns_and_is_read_by_a_public_view() -> None:
@@ -67,7 +66,7 @@ def test_each_table_has_its_definitions_columns_and_is_read_by_a_public_view() -
         assert [v.public for v in readers] == [True], d
         public = set(readers[0].column_names)
         assert set(definition.column_names) <= public
-        assert derived.reads(d) >= {"reading"}
+        assert derived.columns(d) == definition.column_names
 
 
 def test_runs_and_spans() -> None:
@@ -172,19 +171,53 @@ def test_the_migration_fills_them_for_readings_already_stored(tmp_path: Path) ->
 
 
 @pytest.mark.sqlite_only
-def test_a_build_whose_rule_table_changed_rewrites_the_rows_that_read_it(
+def test_a_build_rewrites_the_rows_that_differ_and_only_those(
     sqlite_template: Path, tmp_path: Path
 ) -> None:
     db = str(built_copy(sqlite_template, tmp_path / "r.db"))
     rid = cast("789678", at="2026-11-30T09:15", db=db)
+    other = cast(coins="2,1,3,0,2,2", at="2024-06-30T23:30", db=db)  # has hidden spirits
+    kept = cast("乾", pillars="甲辰,丙寅,戊戌,庚申", db=db)
     with raw(Path(db)) as con:  # a rule table damaged, and the stored rows made from it
         con.execute("UPDATE hexagram SET name = 'x' WHERE king_wen = 63")
         con.execute("DELETE FROM reading_header")
         con.execute("INSERT INTO reading_header SELECT * FROM v_reading_header_computed")
+        con.execute(f"DELETE FROM reading_hidden WHERE reading_id = {other}")  # damaged
+        con.execute("CREATE TABLE touched (reading_id INTEGER)")  # what the build deletes
+        for table in ("reading_header", "reading_hidden"):
+            con.execute(
+                f"CREATE TRIGGER t_{table} AFTER DELETE ON {table} "
+                "BEGIN INSERT INTO touched VALUES (old.reading_id); END"
+            )
     with reading(db) as conn:
         sql = text("SELECT primary_name FROM v_reading WHERE reading_id = :i")
         assert conn.execute(sql, {"i": rid}).scalar_one() == "x"
-    build(db)  # the seed mends hexagram: the header rows are rewritten with it
+    assert differences(db) and doctor.check(db)
+    report = build(db)  # the seed mends hexagram, then the rows that differ are rewritten
+    assert report.mended == 2
+    assert "; the derived rows of 2 readings rewritten" in report.describe(db)
     with reading(db) as conn:
         assert conn.execute(sql, {"i": rid}).scalar_one() == "水火既濟"
+    with raw(Path(db)) as con:  # only the rows that differed were deleted and written again
+        assert con.execute("SELECT reading_id FROM touched").fetchall() == [(rid,)]
+        con.execute("DROP TRIGGER t_reading_header")
+        con.execute("DROP TRIGGER t_reading_hidden")
+        con.execute("DROP TABLE touched")
+    assert differences(db) == [] and doctor.check(db) == []
+    assert kept and build(db).mended == 0  # nothing left to mend
+
+
+@pytest.mark.sqlite_only
+def test_damaged_rows_are_mended_by_build_mend(
+    sqlite_template: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(built_copy(sqlite_template, tmp_path / "d.db"))
+    rid = cast(coins="2,1,3,0,2,2", at="2024-06-30T23:30", db=db)  # has hidden spirits
+    with raw(Path(db)) as con:
+        con.execute(f"UPDATE reading_hidden SET relative = '兄弟' WHERE reading_id = {rid}")
+    assert build(db).mended == 0  # no rule table changed: not compared, not touched
+    assert [p.table for p in doctor.check(db) if p.kind == "derived"] == ["reading_hidden"]
+    capsys.readouterr()
+    assert main(["build", "--mend", "--db", db]) == 0
+    assert "; the derived rows of 1 reading rewritten in " in capsys.readouterr().out
     assert differences(db) == [] and doctor.check(db) == []

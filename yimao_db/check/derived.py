@@ -14,16 +14,14 @@ from sqlalchemy import Connection, text
 
 from yimao_db.check.problems import Capped, CheckReport, Progress
 from yimao_db.kb import derived
-from yimao_db.kb.views import views
 
 
 def check_derived(conn: Connection, report: CheckReport, progress: Progress | None = None) -> None:
     first, last = conn.execute(text("SELECT MIN(id), MAX(id) FROM reading")).one()
-    columns = {d.table: views()[d.definition].column_names for d in derived.DERIVED}
     found = Capped("derived")
     todo = derived.spans(first, last)
     for n, span in enumerate(todo, 1):
-        for d, rid, detail in derived.differences(conn, columns, [span]):
+        for d, rid, detail in derived.differences(conn, [span]):
             found.add(d.table, f"reading_id={rid}", "readings whose rows differ", detail, rid)
         if progress is not None:
             progress("derived tables", n, len(todo))

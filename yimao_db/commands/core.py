@@ -13,7 +13,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     from yimao_db.building import build
 
     url = dbmod.resolve_url(args.db)
-    report = build(url)
+    report = build(url, mend=args.mend)
     where = str(dbmod.sqlite_path(url) or url.render_as_string(hide_password=True))
     out(report.describe(where) + "\n")
     return 0
@@ -33,6 +33,12 @@ def cmd_show(args: argparse.Namespace) -> int:
 def register(sub: SubParsers) -> None:
     p = sub.add_parser("build", help="create or upgrade the database and seed it")
     db_option(p)
+    p.add_argument(
+        "--mend",
+        action="store_true",
+        help="also compare every derived row with its definition and rewrite the readings "
+        "whose rows differ (what yimao check reports as 'derived'; reads every reading)",
+    )
     p.set_defaults(handler=cmd_build)
 
     p = sub.add_parser(

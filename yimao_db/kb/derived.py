@@ -16,8 +16,11 @@ The public view reads the table. The definition stays the definition:
 - every write that adds a reading writes its derived rows from the definition in the same
   transaction (:func:`insert_range`: ``yimao cast``, ``yimao import``, the web and MCP
   casts, which all store through :func:`yimao_db.readings.store` or the import);
-- a build whose seed changed a rule table that a definition reads rewrites that table's
-  rows for every reading (:func:`refresh_all`), as does the migration that creates it;
+- a build whose seed changed a table a definition reads (or ``yimao build --mend``, which
+  repairs damage ``yimao check`` reports) rewrites the rows of every reading that differ
+  from the definition's: :func:`mend`, which touches only those; the revision that creates
+  or changes a definition fills its table (:func:`refresh_table`, called by
+  :func:`yimao_db.kb.migrating.create_views`);
 - deleting a reading deletes its rows (``ON DELETE CASCADE``);
 - ``yimao check`` compares every stored row with its definition (:func:`differences`).
 
@@ -33,7 +36,7 @@ beyond SQLAlchemy: a cast loads it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from sqlalchemy import Connection, text
@@ -96,17 +99,32 @@ def reads(d: Derived) -> set[str]:
     return set(re.findall(r"\w+", views()[d.definition].sql))
 
 
-def refresh_all(conn: Connection, changed: Iterable[str] | None = None) -> list[str]:
-    """Rewrite every row of each derived table whose definition reads one of the tables
-    ``changed`` (default: every derived table); the tables rewritten."""
-    done = []
-    changed = None if changed is None else set(changed)
-    for d in DERIVED:
-        if changed is not None and not reads(d) & changed:
-            continue
-        refresh_table(conn, d)
-        done.append(d.table)
-    return done
+def stale(changed: Iterable[str]) -> bool:
+    """Whether a change to the tables ``changed`` may change a derived row."""
+    names = set(changed)
+    return any(reads(d) & names for d in DERIVED)
+
+
+def mend(conn: Connection) -> int:
+    """Rewrite the derived rows of every reading whose rows differ from its definition's
+    (a rule table the definition reads changed, or the rows were damaged); the readings
+    rewritten. Only those readings' rows are touched."""
+    first, last = conn.execute(text("SELECT MIN(id), MAX(id) FROM reading")).one()
+    found: dict[Derived, set[int]] = {}
+    for d, rid, _ in differences(conn, spans(first, last)):
+        found.setdefault(d, set()).add(rid)
+    for d, ids in found.items():
+        for a, b in runs(ids):
+            bounds = {"a": a, "b": b}
+            conn.execute(text(f"DELETE FROM {d.table} WHERE reading_id BETWEEN :a AND :b"), bounds)
+            conn.execute(
+                text(
+                    f"INSERT INTO {d.table} SELECT * FROM {d.definition} "
+                    "WHERE reading_id BETWEEN :a AND :b"
+                ),
+                bounds,
+            )
+    return len(set().union(*found.values())) if found else 0
 
 
 def refresh_table(conn: Connection, d: Derived) -> None:
@@ -122,19 +140,24 @@ def spans(first: int | None, last: int | None, size: int = COMPARE_SPAN) -> list
     return [(a, min(a + size - 1, last)) for a in range(first, last + 1, size)]
 
 
+def columns(d: Derived) -> tuple[str, ...]:
+    """Its columns: its definition's, in order."""
+    from yimao_db.kb.views import views
+
+    return views()[d.definition].column_names
+
+
 def differences(
-    conn: Connection,
-    columns: Mapping[str, Sequence[str]],
-    spans_: Iterable[tuple[int, int]],
+    conn: Connection, spans_: Iterable[tuple[int, int]]
 ) -> Iterator[tuple[Derived, int, str]]:
     """Every reading whose rows in a derived table differ from its definition's, within
-    the spans of reading ids ``spans_`` (``columns``: each table's columns): the derived
-    table, the reading, what differs. Rows are compared as multisets in one pass that
-    computes the definition once: each distinct row counted +1 per stored copy and -1 per
-    copy the definition gives; a reading with a row whose count is not 0 differs."""
+    the spans of reading ids ``spans_``: the derived table, the reading, what differs. Rows
+    are compared as multisets in one pass that computes the definition once: each distinct
+    row counted +1 per stored copy and -1 per copy the definition gives; a reading with a
+    row whose count is not 0 differs."""
     spans_ = list(spans_)
     for d in DERIVED:
-        select = ", ".join(columns[d.table])
+        select = ", ".join(columns(d))
         where = "WHERE reading_id BETWEEN :a AND :b"
         sql = (
             f"SELECT reading_id, MAX(n), MIN(n) FROM ("
