@@ -739,10 +739,12 @@ REVIEWED = {
         "a family's arm of v_reading_sign as the registry declares it, with the lodge lookup"
         " of sign_family.lodge_at_cast"
     ),
-    ("kb/derived.py", "DELETE FROM {d.table}"): "a derived table's name from the registry DERIVED",
-    ("kb/derived.py", "INSERT INTO {d.table} SELECT * FROM {d.definition}"): (
-        "a derived table and its definition's name from the registry DERIVED; the reading ids "
-        "are bound"
+    ("kb/derived.py", "DELETE FROM {d.table} {where}"): (
+        "a derived table's name from the registry DERIVED and a fixed WHERE; the ids are bound"
+    ),
+    ("kb/derived.py", "INSERT INTO {d.table} SELECT * FROM {d.definition} {where}"): (
+        "a derived table and its definition's name from the registry DERIVED and a fixed "
+        "WHERE; the reading ids are bound"
     ),
     ("kb/derived.py", "SELECT reading_id, MAX(n), MIN(n) FROM (SELECT {select}"): (
         "a derived table, its definition's name and its columns (the view's declaration) from "

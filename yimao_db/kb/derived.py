@@ -57,18 +57,22 @@ DERIVED: tuple[Derived, ...] = (
 COMPARE_SPAN = 20_000
 
 
+def write(conn: Connection, d: Derived, span: tuple[int, int] | None, *, replace: bool) -> None:
+    """Write ``d``'s rows from its definition: those of the readings ``span`` (first, last
+    id), or of every reading; ``replace`` deletes the rows stored for them first."""
+    where, bounds = "", {}
+    if span is not None:
+        where, bounds = "WHERE reading_id BETWEEN :a AND :b", {"a": span[0], "b": span[1]}
+    if replace:
+        conn.execute(text(f"DELETE FROM {d.table} {where}"), bounds)
+    conn.execute(text(f"INSERT INTO {d.table} SELECT * FROM {d.definition} {where}"), bounds)
+
+
 def insert_range(conn: Connection, first: int, last: int) -> None:
     """Write the derived rows of the new readings ``first..last`` (ids of readings just
     inserted, in the caller's transaction)."""
-    bounds = {"a": first, "b": last}
     for d in DERIVED:
-        conn.execute(
-            text(
-                f"INSERT INTO {d.table} SELECT * FROM {d.definition} "
-                "WHERE reading_id BETWEEN :a AND :b"
-            ),
-            bounds,
-        )
+        write(conn, d, (first, last), replace=False)
 
 
 def insert(conn: Connection, ids: Iterable[int]) -> None:
@@ -114,23 +118,14 @@ def mend(conn: Connection) -> int:
     for d, rid, _ in differences(conn, spans(first, last)):
         found.setdefault(d, set()).add(rid)
     for d, ids in found.items():
-        for a, b in runs(ids):
-            bounds = {"a": a, "b": b}
-            conn.execute(text(f"DELETE FROM {d.table} WHERE reading_id BETWEEN :a AND :b"), bounds)
-            conn.execute(
-                text(
-                    f"INSERT INTO {d.table} SELECT * FROM {d.definition} "
-                    "WHERE reading_id BETWEEN :a AND :b"
-                ),
-                bounds,
-            )
+        for span in runs(ids):
+            write(conn, d, span, replace=True)
     return len(set().union(*found.values())) if found else 0
 
 
 def refresh_table(conn: Connection, d: Derived) -> None:
     """Rewrite every row of ``d`` from its definition."""
-    conn.execute(text(f"DELETE FROM {d.table}"))
-    conn.execute(text(f"INSERT INTO {d.table} SELECT * FROM {d.definition}"))
+    write(conn, d, None, replace=True)
 
 
 def spans(first: int | None, last: int | None, size: int = COMPARE_SPAN) -> list[tuple[int, int]]:
