@@ -87,8 +87,8 @@ V_READING = View(
     "readings",
     "A reading's chart header: the moment, its void branches, primary and changed "
     "hexagrams, palace, generation, 互卦, 六衝/六合, the two bodies, the relatives of the "
-    "moment's branches and the matter asked about, all joined from the reference and rule "
-    "tables.",
+    "moment's branches and the matter asked about. What the rule tables give is stored per "
+    "reading in reading_header (the rows of v_reading_header_computed, which joins them).",
     (
         col("reading_id", "The reading", READING),
         col("question", "The question, verbatim", null=True),
