@@ -232,7 +232,7 @@ V_READING = View(
         ),
     ),
     """
-SELECT r.id AS reading_id, r.question, r.cast_at, r.tz,
+SELECT h.reading_id, r.question, r.cast_at, r.tz,
        r.year_gz, r.month_gz, r.day_gz, r.hour_gz,
        h.void_branches, h.primary_king_wen, h.primary_name, h.changed_king_wen, h.changed_name,
        h.palace, h.moving_lines, h.nuclear_king_wen, h.is_liuchong, h.is_liuhe,
@@ -246,7 +246,7 @@ SELECT r.id AS reading_id, r.question, r.cast_at, r.tz,
        (SELECT COUNT(*) FROM reading_tag t WHERE t.reading_id = r.id) AS tag_count,
        h.changed_palace, h.changed_generation_name, h.nuclear_name,
        r.cast_utc, h.sun_mansion, h.moon_mansion, h.all_moving_name
-FROM reading_header h
+FROM reading_header h  -- its reading_id is the view's: ORDER BY reading_id walks its key
 CROSS JOIN reading r  -- after h on SQLite: r is then read in id order
 LEFT JOIN reading_outcome o ON o.reading_id = r.id
 WHERE r.id = h.reading_id
