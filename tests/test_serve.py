@@ -33,7 +33,9 @@ from yimao_db.kb.meta import read_meta
 from yimao_db.kb.views import views
 from yimao_db.kb.vocab import MOVING_MARKS, YANG_BAR, YIN_BAR
 from yimao_db.present import formats
+from yimao_db.present.schema_doc import computed_per_reading
 from yimao_db.web import site as web_site
+from yimao_db.web.plugin import uncounted
 from yimao_db.web.queries import parse, queries
 
 NOTE = "<b>覆</b> & the second look"
@@ -103,6 +105,43 @@ def test_facets(site: httpx.Client) -> None:
     data = get(site, "/yimao/v_hexagram.json").json()
     palace = data["facet_results"]["palace"]["results"]
     assert {f["value"]: f["count"] for f in palace} == {p: 8 for p in "乾震坎艮坤巽離兌"}
+
+
+def test_a_view_computed_when_read_is_counted_only_when_filtered(site: httpx.Client) -> None:
+    whole = get(site, "/yimao/v_reading_line.json").json()
+    assert whole["filtered_table_rows_count"] is None  # not counted: every reading's lines
+    assert len(whole["rows"]) == 12
+    one = get(site, "/yimao/v_reading_line.json", reading_id=1).json()
+    assert one["filtered_table_rows_count"] == 6
+    assert get(site, "/yimao/v_reading.json").json()["filtered_table_rows_count"] == 2
+    signs = get(site, "/yimao/v_reading_sign.json").json()
+    assert signs["filtered_table_rows_count"] is None and signs["rows"]
+    tables = get(site, "/-/metadata.json").json()["databases"]["yimao"]["tables"]
+    for name in computed_per_reading():  # no facet or sort over every reading by default
+        assert not {"facets", "sort", "sort_desc"} & set(tables[name]), name
+    assert tables["v_reading"]["sort_desc"] == "reading_id"
+    assert tables["v_reading_hidden"]["facets"] == ["relative"]
+
+
+@pytest.mark.parametrize(
+    ("path", "query", "expected"),
+    [
+        ("/yimao/v_reading_line", b"", True),
+        ("/yimao/v_reading_sign.json", b"_size=10&_sort=sign", True),
+        ("/yimao/v_reading_use.csv", b"_facet=role", True),
+        ("/yimao/v_reading_line", b"reading_id=5", False),
+        ("/yimao/v_reading_line.json", b"reading_id__gt=5", False),
+        ("/yimao/v_reading_line", b"_where=reading_id%3D5", False),
+        ("/yimao/v_reading_line", b"_search_relative=x", False),
+        ("/yimao/v_reading_line", b"_nocount=0", False),
+        ("/yimao/v_reading", b"", False),
+        ("/yimao/v_reading_hidden", b"", False),
+        ("/other/v_reading_line", b"", False),
+        ("/yimao/v_reading_line/1", b"", False),
+    ],
+)
+def test_which_pages_go_uncounted(path: str, query: bytes, expected: bool) -> None:
+    assert uncounted(path, query) is expected
 
 
 def test_every_documented_query_is_a_canned_query(site: httpx.Client) -> None:

@@ -44,13 +44,14 @@ from sqlalchemy import Connection, text
 
 @dataclass(frozen=True)
 class Derived:
-    table: str
-    definition: str
+    table: str  # the stored rows
+    definition: str  # the private view they are the rows of
+    view: str  # the public view that reads them
 
 
 DERIVED: tuple[Derived, ...] = (
-    Derived("reading_header", "v_reading_header_computed"),
-    Derived("reading_hidden", "v_reading_hidden_computed"),
+    Derived("reading_header", "v_reading_header_computed", "v_reading"),
+    Derived("reading_hidden", "v_reading_hidden_computed", "v_reading_hidden"),
 )
 
 # How many readings a comparison reads at once (a range of ids).

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+from yimao_db.kb import derived
 from yimao_db.kb.meta import Row, meta_rows, seed_passages, sort_key
 from yimao_db.kb.schema.meta import SECTIONS
 from yimao_db.kb.views import contract, views
@@ -150,9 +152,29 @@ FACET_COLUMNS = (
 MAX_FACETS = 3
 
 
-def _browsing(name: str, kind: str, column_names: Sequence[str]) -> dict[str, Any]:
+@cache
+def computed_per_reading() -> frozenset[str]:
+    """The public reading views whose rows are computed when read, a reading at a time
+    (v_reading and v_reading_hidden read stored rows, :mod:`yimao_db.kb.derived`).
+
+    Counting, faceting or sorting all the rows of one of them computes every reading's: at
+    a million readings that takes minutes, past datasette's time limit. So their pages
+    list the rows in the order the view yields them, with no default facet, and are counted
+    only when filtered (:func:`yimao_db.web.plugin.asgi_wrapper`); a facet or sort chosen on
+    the page still runs, within its time limit."""
+    stored = {d.view for d in derived.DERIVED}
+    return frozenset(
+        v.name
+        for v in views().values()
+        if v.public and v.section == "readings" and v.name not in stored
+    )
+
+
+def browsing(name: str, kind: str, column_names: Sequence[str]) -> dict[str, Any]:
     """A table's sort order and facets for datasette."""
     found: dict[str, Any] = {}
+    if name in computed_per_reading():
+        return found
     facets = [c for c in FACET_COLUMNS if c in column_names][:MAX_FACETS]
     if facets:
         found["facets"] = facets
@@ -187,7 +209,7 @@ def datasette_metadata(
                     t["name"]: {
                         "description": t["description"],
                         "columns": by_table.get(t["name"], {}),
-                        **_browsing(t["name"], t["kind"], list(by_table.get(t["name"], {}))),
+                        **browsing(t["name"], t["kind"], list(by_table.get(t["name"], {}))),
                     }
                     for t in sorted(tables, key=sort_key)
                 },

@@ -15,6 +15,9 @@ an entry point, so a plain ``datasette`` elsewhere is left alone).
   tasks (``/-/threads``), its software versions and plugins are 403 pages; a request other
   than GET, HEAD or OPTIONS is refused (405) before its body is read; an unexpected error
   shows a plain message, its details going to the server's console only;
+* the pages of the reading views computed when read
+  (:func:`yimao_db.present.schema_doc.computed_per_reading`) are counted only when filtered:
+  counting every reading's rows would outlast the time limit on a large journal;
 * the project's pages run under the limits of :mod:`yimao_db.web.limits`.
 """
 
@@ -26,6 +29,7 @@ import sys
 import traceback
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import parse_qsl
 
 import pluggy
 from datasette.handle_exception import handle_exception as datasette_error_page
@@ -36,6 +40,7 @@ from datasette.views.base import DatasetteError
 from markupsafe import Markup, escape
 from sqlalchemy.exc import DBAPIError
 
+from yimao_db.present.schema_doc import computed_per_reading
 from yimao_db.web import limits, pages
 from yimao_db.web.site import DATABASE, STATIC, Group, Site
 
@@ -52,6 +57,8 @@ HEXAGRAM_VIEWS = ("v_hexagram", "v_line", "v_hidden", "v_hexagram_pattern")
 # datasette's pages that show the file's path, the server's threads or its software
 HIDDEN_PAGES = ("databases", "threads", "versions", "plugins")
 METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+# datasette's arguments that filter a table page besides column=value (column__op=value)
+FILTERS = ("_where", "_search", "_through")  # _search_COLUMN too
 
 
 def attach(datasette: Any, site: Site, groups: list[Group]) -> None:
@@ -158,10 +165,13 @@ def register_routes() -> list[tuple[str, Any]]:
 @hookimpl
 def asgi_wrapper(datasette: Any) -> Callable[[Any], Any]:
     """Refuse a request other than GET, HEAD or OPTIONS before reading its body (the site
-    writes nothing; datasette reads a whole POST body into memory)."""
+    writes nothing; datasette reads a whole POST body into memory), and ask datasette not
+    to count an unfiltered page of a view computed when read (:func:`uncounted`)."""
 
     def wrap(app: Any) -> Any:
         async def guarded(scope: Any, receive: Any, send: Any) -> None:
+            if scope["type"] == "http" and uncounted(scope["path"], scope["query_string"]):
+                scope = {**scope, "query_string": scope["query_string"] + b"&_nocount=1"}
             if scope["type"] == "http" and scope["method"] not in METHODS:
                 refusal = f"yimao serve is read-only: {scope['method']} is not allowed\n"
                 response = Response.text(
@@ -176,6 +186,18 @@ def asgi_wrapper(datasette: Any) -> Callable[[Any], Any]:
         return guarded
 
     return wrap
+
+
+def uncounted(path: str, query: bytes) -> bool:
+    """Whether a request is for a page of a view computed when read
+    (:func:`yimao_db.present.schema_doc.computed_per_reading`) with no filter, which
+    datasette would count by computing every reading's rows (minutes at a million readings);
+    filtered, it counts the rows it shows."""
+    head, _, name = path.rpartition("/")
+    if head != f"/{DATABASE}" or name.split(".")[0] not in computed_per_reading():
+        return False
+    keys = {k for k, _ in parse_qsl(query.decode("latin-1"), keep_blank_values=True)}
+    return "_nocount" not in keys and not any(k.startswith(FILTERS) or k[:1] != "_" for k in keys)
 
 
 @hookimpl
