@@ -142,10 +142,11 @@ def cast_into(db: str, lines: str | None = None, **kwargs: Any) -> int:
                     for x in lines_
                 ],
             )
-            from yimao_db.kb import derived  # as every write: its derived rows, if it has them
+            from yimao_db.kb import derived  # as every write: the derived rows its revision has
 
-            if all(inspect(conn).has_table(d.table) for d in derived.DERIVED):
-                derived.insert(conn, [reading_id])
+            for d in derived.DERIVED:
+                if inspect(conn).has_table(d.table):
+                    derived.write(conn, d, (reading_id, reading_id), replace=False)
             return reading_id
     finally:
         engine.dispose()

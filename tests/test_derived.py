@@ -101,20 +101,35 @@ def test_writes_keep_the_derived_tables_equal_to_their_definitions(
             ).scalar_one()
             assert left == 0
         # the public views read the tables and give what the definitions give
-        for name, definition in (
-            ("v_reading", "v_reading_header_computed"),
-            ("v_reading_hidden", "v_reading_hidden_computed"),
-        ):
-            cols = ", ".join(views()[definition].column_names)
-            got = conn.execute(text(f"SELECT {cols} FROM {name} ORDER BY 1, 2")).all()
-            want = conn.execute(text(f"SELECT {cols} FROM {definition} ORDER BY 1, 2")).all()
-            assert got == want and got
+        for d in derived.DERIVED:
+            cols = ", ".join(views()[d.definition].column_names)
+            got = conn.execute(text(f"SELECT {cols} FROM {d.view} ORDER BY 1, 2, 3")).all()
+            want = conn.execute(text(f"SELECT {cols} FROM {d.definition} ORDER BY 1, 2, 3"))
+            assert got == want.all() and got, d
         assert conn.execute(text("SELECT COUNT(*) FROM v_reading")).scalar_one() == 41
         verdict = conn.execute(
             text("SELECT outcome FROM v_reading WHERE reading_id = :i"), {"i": ids[1]}
         )
         assert verdict.scalar_one() == "hit"  # the journal's columns are not stored
     assert doctor.check(fresh_db) == []
+
+
+def test_a_change_of_subject_rewrites_the_readings_roles(fresh_db: str) -> None:
+    rid = cast("789678", at="2026-11-30T09:15", db=fresh_db)
+
+    def roles() -> list[tuple[str, str]]:
+        with reading(fresh_db) as conn:
+            sql = "SELECT role, relative FROM v_reading_use WHERE reading_id = :i ORDER BY 1"
+            return [tuple(r) for r in conn.execute(text(sql), {"i": rid})]
+
+    assert roles() == []  # no subject, no 用神
+    set_about(rid, "妻財", fresh_db)
+    assert roles() == [("仇神", "父母"), ("原神", "子孫"), ("忌神", "兄弟"), ("用神", "妻財")]
+    set_about(rid, "官鬼", fresh_db)
+    assert roles() == [("仇神", "兄弟"), ("原神", "妻財"), ("忌神", "子孫"), ("用神", "官鬼")]
+    set_about(rid, None, fresh_db)
+    assert roles() == []
+    assert differences(fresh_db) == []
 
 
 @pytest.mark.sqlite_only

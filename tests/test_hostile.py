@@ -692,6 +692,9 @@ REVIEWED = {
         "a view's SQL assembled from module constants (its three arms share their joins)"
     ),
     ("kb/views/use.py", "FROM ({_ARMS}"): "a view's SQL from a module constant",
+    ("kb/views/use.py", "SELECT {', '.join(V_READING_USE_COMPUTED.column_names)}"): (
+        "a view's SQL: the column names its definition declares"
+    ),
     ("kb/seeding.py", "dialect.insert_sql(conn, table.name, names)"): (
         "a seeded table's name and its rows' column names (each looked up in the declared"
         " table first); every value is bound"

@@ -245,12 +245,16 @@ def test_check_recomputes_the_use_and_the_change_log(fresh_db: str) -> None:
                 else None  # the view's SQL tampered with on SQLite only
             )
             if candidates is not None:
-                conn.execute(text("DROP VIEW v_reading_use"))
+                conn.execute(text("DROP VIEW v_reading_use_computed"))
                 conn.execute(text("DROP VIEW v_reading_use_candidate"))
                 conn.execute(text(candidates.replace("a.position)", "a.position DESC)")))
                 from yimao_db.kb.views import views
 
-                conn.execute(text("CREATE VIEW v_reading_use AS " + views()["v_reading_use"].sql))
+                computed = views()["v_reading_use_computed"].sql
+                conn.execute(text("CREATE VIEW v_reading_use_computed AS " + computed))
+                # the stored roles written again from it, as a write would
+                conn.execute(text("DELETE FROM reading_use"))
+                conn.execute(text("INSERT INTO reading_use SELECT * FROM v_reading_use_computed"))
                 from sqlalchemy import bindparam
 
                 query = text(CHART_INPUTS).bindparams(bindparam("ids", expanding=True))

@@ -29,6 +29,7 @@ from sqlalchemy.engine import URL
 from yimao_db.calendar.civiltime import default_tz
 from yimao_db.dialect import MAX_ID, lock_reading
 from yimao_db.errors import UsageError, shown
+from yimao_db.kb import derived
 from yimao_db.kb.vocab import VERDICTS
 from yimao_db.readings import check_text, connect
 
@@ -279,6 +280,7 @@ def set_about(reading_id: int, subject: str | None, db: Db = None) -> AboutChang
                 text("UPDATE reading SET about = :new WHERE id = :id"),
                 {"new": new, "id": reading_id},
             )
+            derived.rewrite(conn, reading_id)  # its 用神 follow the subject
             conn.execute(
                 text(
                     "INSERT INTO reading_about_change (reading_id, changed_at, old, new) "

@@ -21,11 +21,14 @@ The public view reads the table. The definition stays the definition:
   from the definition's: :func:`mend`, which touches only those; the revision that creates
   or changes a definition fills its table (:func:`refresh_table`, called by
   :func:`yimao_db.kb.migrating.create_views`);
+- changing a reading's subject (``yimao about``, the one input that changes after the cast)
+  writes its rows again in that transaction (:func:`rewrite`): its 用神 follow the subject;
 - deleting a reading deletes its rows (``ON DELETE CASCADE``);
 - ``yimao check`` compares every stored row with its definition (:func:`differences`).
 
-No other write changes what a definition reads: the journal (notes, tags, outcomes, the
-subject) is not stored, the public views join it as before.
+No other write changes what a definition reads: the rest of the journal (notes, tags,
+outcomes) is not stored, the public views join it as before. A definition reads the other
+definitions, never a derived table, so the tables can be written in any order.
 
 Adding a derived table is one entry in :data:`DERIVED`, its table in
 :mod:`yimao_db.kb.schema.derived`, and the definition and the public view in the views
@@ -52,6 +55,7 @@ class Derived:
 DERIVED: tuple[Derived, ...] = (
     Derived("reading_header", "v_reading_header_computed", "v_reading"),
     Derived("reading_hidden", "v_reading_hidden_computed", "v_reading_hidden"),
+    Derived("reading_use", "v_reading_use_computed", "v_reading_use"),
 )
 
 # How many readings a comparison reads at once (a range of ids).
@@ -74,6 +78,12 @@ def insert_range(conn: Connection, first: int, last: int) -> None:
     inserted, in the caller's transaction)."""
     for d in DERIVED:
         write(conn, d, (first, last), replace=False)
+
+
+def rewrite(conn: Connection, reading_id: int) -> None:
+    """Write the derived rows of a reading whose inputs changed (its subject) again."""
+    for d in DERIVED:
+        write(conn, d, (reading_id, reading_id), replace=True)
 
 
 def insert(conn: Connection, ids: Iterable[int]) -> None:

@@ -17,6 +17,7 @@ from sqlalchemy import Column, ForeignKey, Integer, Table, Text
 from yimao_db.kb.schema.base import col, table
 from yimao_db.kb.views.base import View
 from yimao_db.kb.views.readings import V_READING_HEADER_COMPUTED, V_READING_HIDDEN_COMPUTED
+from yimao_db.kb.views.use import V_READING_USE_COMPUTED
 
 SECTION = "readings"
 
@@ -59,4 +60,10 @@ reading_hidden = derived_table(
     V_READING_HIDDEN_COMPUTED,
     ("reading_id", "position"),
     sqlite_with_rowid=False,  # read by the reading's id: one b-tree
+)
+reading_use = derived_table(
+    "reading_use",
+    V_READING_USE_COMPUTED,
+    ("reading_id", "role"),
+    sqlite_with_rowid=False,
 )

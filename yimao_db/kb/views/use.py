@@ -124,13 +124,13 @@ def _bearing_columns() -> tuple[object, ...]:
     return tuple(out)
 
 
-V_READING_USE = View(
-    "v_reading_use",
+V_READING_USE_COMPUTED = View(
+    "v_reading_use_computed",
     "readings",
-    "The 用神 of each reading with a subject, and its 原神 忌神 仇神, each the chosen "
-    "candidate of v_reading_use_candidate, with its state against the moment (as "
-    "v_reading_line or, for a hidden spirit, v_reading_hidden gives it) and, for a hidden "
-    "one, how its 飛神 stands to it.",
+    "The definition of v_reading_use: the chosen candidate of each role, computed by joining "
+    "v_reading_use_candidate, v_reading_line, v_reading_hidden_computed and the rule tables. "
+    "The table reading_use stores its rows for every reading (written with the reading and "
+    "when its subject changes; yimao check compares the two); v_reading_use reads the table.",
     (
         col("reading_id", "The reading", READING),
         col("subject", "The subject asked about", "FK subject.name"),
@@ -195,7 +195,7 @@ V_READING_USE = View(
         col("candidate_count", "How many candidates the role had", "1..6"),
     ),
     # Two arms, a visible line's and a hidden spirit's, each joining the view it reads
-    # (v_reading_line, v_reading_hidden) as an inner join: SQLite flattens those into the
+    # (v_reading_line, v_reading_hidden_computed) as an inner join: SQLite flattens those into the
     # arm and looks up one reading's lines, where a LEFT JOIN of either view would build
     # it for every stored reading (a chart's 用神 took 18 ms at 500 readings, growing).
     """
@@ -231,7 +231,7 @@ SELECT c.reading_id, c.subject, c.role, c.role_ordinal, ur.mark, c.relative, c.s
 FROM v_reading_use_candidate c
 JOIN reading r ON r.id = c.reading_id
 JOIN use_role ur ON ur.role = c.role
-JOIN v_reading_hidden vh ON vh.reading_id = c.reading_id AND vh.position = c.position
+JOIN v_reading_hidden_computed vh ON vh.reading_id = c.reading_id AND vh.position = c.position
 JOIN v_reading_line fl ON fl.reading_id = c.reading_id AND fl.position = c.position
 JOIN ganzhi hz ON hz.name = vh.ganzhi
 JOIN fly_hidden_relation fh ON fh.fly_element = fl.element AND fh.hidden_element = vh.element
@@ -244,6 +244,22 @@ JOIN element_relation mr ON mr.me = pt.element AND mr.other = mb.element
 JOIN element_relation dr ON dr.me = pt.element AND dr.other = db.element
 WHERE c.rank = 1 AND c.source = 'hidden'
 """,
+    public=False,
 )
 
-VIEWS = (V_READING_USE_CANDIDATE, V_READING_USE)
+V_READING_USE = View(
+    "v_reading_use",
+    "readings",
+    "The 用神 of each reading with a subject, and its 原神 忌神 仇神, each the chosen "
+    "candidate of v_reading_use_candidate, with its state against the moment (as "
+    "v_reading_line or, for a hidden spirit, v_reading_hidden gives it) and, for a hidden "
+    "one, how its 飛神 stands to it. Stored per reading in reading_use, the rows of "
+    "v_reading_use_computed.",
+    V_READING_USE_COMPUTED.columns,
+    f"""
+SELECT {", ".join(V_READING_USE_COMPUTED.column_names)}
+FROM reading_use
+""",
+)
+
+VIEWS = (V_READING_USE_CANDIDATE, V_READING_USE_COMPUTED, V_READING_USE)
