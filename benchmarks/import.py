@@ -4,7 +4,7 @@ The same CSV file of random readings (three coins a line, a random minute of 190
 Asia/Shanghai, a short question) is imported by
 
 - the **floor**: plain ``csv`` + ``sqlite3.executemany`` inserting the same rows (one
-  ``reading`` row of 16 columns and six ``reading_line`` rows a reading) into two bare
+  ``reading`` row of 17 columns and six ``reading_line`` rows a reading) into two bare
   tables, in one transaction: no validation, no calendar;
 - **yimao import**: the real command line, ``python -m yimao_db import FILE --db DB``, on a
   freshly built database, moments computed for every row.
@@ -48,6 +48,7 @@ from unittest import mock
 from zoneinfo import ZoneInfo
 
 TZ = "Asia/Shanghai"
+SUBJECTS = ("妻財", "官鬼", "父母", "子孫", "兄弟", "世", "應", "考試", "疾病")  # as reports.py
 FIRST, LAST = datetime(1901, 1, 1), datetime(2100, 1, 1)
 CONCURRENT_ROWS = 30_000
 CAST = ["cast", "789678", "--at", "2026-11-30T09:15", "--question", "while importing"]
@@ -70,22 +71,25 @@ def _plain(wall: datetime, zone: ZoneInfo) -> bool:
     return first.astimezone(UTC).astimezone(zone).replace(tzinfo=None) == wall
 
 
-def write_rows(path: Path, n: int, seed: int = 1) -> None:
+def write_rows(path: Path, n: int, seed: int = 1, subjects: float = 0.0) -> None:
     """N random readings: three coins a line, a random minute of 1901-2099 that exists once
-    on Asia/Shanghai's clocks, a short question."""
+    on Asia/Shanghai's clocks, a short question, and for the fraction ``subjects`` of them a
+    subject asked about (the same rows as without, then, but for that column)."""
     rng = random.Random(seed)
+    about = random.Random(seed + 1)  # apart: the other columns stay the same
     zone = ZoneInfo(TZ)
     minutes = int((LAST - FIRST).total_seconds() // 60)
     with path.open("w", encoding="utf-8", newline="") as f:
         writer = csv.writer(f, lineterminator="\n")
-        writer.writerow(["lines", "at", "tz", "question"])
+        writer.writerow(["lines", "at", "tz", "question", "about"])
         for i in range(n):
             values = "".join(str(6 + sum(rng.randrange(2) for _ in range(3))) for _ in range(6))
             wall = FIRST + timedelta(minutes=rng.randrange(minutes))
             while not _plain(wall, zone):
                 wall = FIRST + timedelta(minutes=rng.randrange(minutes))
             at = wall.isoformat(timespec="minutes")
-            writer.writerow([values, at, TZ, f"question {i}"])
+            subject = about.choice(SUBJECTS) if about.random() < subjects else ""
+            writer.writerow([values, at, TZ, f"question {i}", subject])
 
 
 def run_child(argv: list[str]) -> Run:
@@ -109,7 +113,7 @@ def run_child(argv: list[str]) -> Run:
 FLOOR_READING = (
     "CREATE TABLE reading (id INTEGER PRIMARY KEY, created_at, question, method, cast_input,"
     " cast_at, tz, year_gz, month_gz, month_branch, day_gz, hour_gz, solar_term, half_year,"
-    " early_rat, najia_variant)"
+    " early_rat, najia_variant, about)"
 )
 FLOOR_MOMENT = ("甲子", "丙寅", "寅", "甲子", "甲子", "立春", "冬至後", 0, "fixed")  # not computed
 FLOOR_LINE = "CREATE TABLE reading_line (reading_id, position, value, coins)"
@@ -128,11 +132,12 @@ def floor(csv_path: str, db_path: str) -> None:
     with open(csv_path, encoding="utf-8", newline="") as f:
         rows = csv.reader(f)
         next(rows)
-        for i, (values, at, tz, question) in enumerate(rows, 1):
-            readings.append((i, created, question, "values", values, at, tz, *FLOOR_MOMENT))
+        for i, (values, at, tz, question, about) in enumerate(rows, 1):
+            row = (i, created, question, "values", values, at, tz, *FLOOR_MOMENT, about or None)
+            readings.append(row)
             lines.extend((i, p, int(v), None) for p, v in enumerate(values, 1))
     con.execute("BEGIN IMMEDIATE")
-    con.executemany(f"INSERT INTO reading VALUES ({', '.join('?' * 16)})", readings)
+    con.executemany(f"INSERT INTO reading VALUES ({', '.join('?' * 17)})", readings)
     con.executemany("INSERT INTO reading_line VALUES (?, ?, ?, ?)", lines)
     con.execute("COMMIT")
     con.close()
@@ -175,7 +180,7 @@ def split(csv_path: Path, template: Path, folder: Path) -> tuple[Run, Run]:
     with csv_path.open(encoding="utf-8", newline="") as f:
         rows = csv.reader(f)
         next(rows)
-        table = {civil: moment_of(civil) for civil in (parse_at(at, tz) for _, at, tz, _ in rows)}
+        table = {civil: moment_of(civil) for civil in (parse_at(at, tz) for _, at, tz, *_ in rows)}
 
     def looked_up(civil: CivilTime, early_rat: bool = False) -> Moment:
         return table[civil]
@@ -255,6 +260,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--rss-rows", type=int, default=1_000_000, help="readings of the RSS run (0: skip)"
     )
+    parser.add_argument(
+        "--subjects",
+        type=float,
+        default=0.0,
+        help="the fraction of readings that ask about a subject, so their 用神 are stored too "
+        "(default 0)",
+    )
     parser.add_argument("--floor", nargs=2, metavar=("CSV", "DB"), help=argparse.SUPPRESS)
     parser.add_argument(
         "--pg", metavar="URL", help="PostgreSQL server URL: time the import into a fresh database"
@@ -279,7 +291,7 @@ def main(argv: list[str] | None = None) -> None:
         template = folder / "template.db"
         build(str(template))
         rows_csv = folder / "rows.csv"
-        write_rows(rows_csv, args.rows)
+        write_rows(rows_csv, args.rows, subjects=args.subjects)
         floor_argv = [sys.executable, __file__, "--floor", str(rows_csv), str(folder / "floor.db")]
 
         def floor_run() -> Run:

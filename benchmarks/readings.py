@@ -72,7 +72,7 @@ def read_inputs(path: Path) -> list[tuple[str, datetime]]:
     with path.open(encoding="utf-8", newline="") as f:
         rows = csv.reader(f)
         next(rows)
-        return [(values, datetime.fromisoformat(at)) for values, at, _, _ in rows]
+        return [(values, datetime.fromisoformat(at)) for values, at, *_ in rows]
 
 
 def chart_all(db: str, queries: Sequence[str]) -> int:
