@@ -12,6 +12,11 @@ its hidden spirits from ``v_reading_hidden_computed`` so that it depends on no s
 rows), and creating it fills the table for every stored reading. The public view keeps its
 columns.
 
+The candidates (``v_reading_use_candidate``, which the definition reads) now join a reading's
+subject right after the reading, and its lines after the rest: most readings ask about no
+subject, and writing a batch of those cost 19 µs a reading, SQLite looking up five tables
+for each of their lines before it found no subject; now 0.8 µs. The rows are the same.
+
 The downgrade drops the table: it is derived, not user data.
 
 Revision ID: 0020
@@ -32,6 +37,81 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 VIEWS = (
+    ViewSQL(
+        "v_reading_use_candidate",
+        """
+SELECT c.reading_id, c.subject, c.role, c.role_ordinal, c.relative, c.source, c.position,
+       c.is_moving, c.is_world, c.is_response, c.strength, c.is_void, c.is_month_break,
+       c.key_rank, c.rank, c.candidate_count, lr.reason
+FROM (
+  SELECT a.*,
+         ROW_NUMBER() OVER w AS rank,
+         FIRST_VALUE(a.key_rank) OVER w AS chosen_rank,
+         COUNT(*) OVER (PARTITION BY a.reading_id, a.role) AS candidate_count
+  FROM (
+SELECT r.id AS reading_id, r.about AS subject, rr.role, ur.ordinal AS role_ordinal, rr.relative, s.kind AS source, l.position AS position, k.is_moving, k.is_world, k.is_response, k.strength, k.is_void, k.is_month_break, k.rank AS key_rank
+
+FROM reading r
+CROSS JOIN subject s
+LEFT JOIN line_place sp ON sp.king_wen = r.primary_kw AND sp.place = s.place
+LEFT JOIN hexagram_line sl ON sl.king_wen = r.primary_kw AND sl.position = sp.position
+JOIN relative_role rr ON rr.use_relative = COALESCE(s.relative, sl.relative)
+JOIN use_role ur ON ur.role = rr.role
+JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = sp.position
+CROSS JOIN reading_line rl
+JOIN line_value lv ON lv.value = rl.value
+
+LEFT JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
+LEFT JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
+JOIN use_candidate_rank k ON k.is_moving = lv.is_moving AND k.is_world = l.is_world
+  AND k.is_response = l.is_response AND k.strength = bm.strength AND k.is_void = bd.is_void
+  AND k.is_month_break = bm.is_month_break
+WHERE s.name = r.about AND rl.reading_id = r.id AND rl.position = l.position
+  AND ur.by_place = 1
+UNION ALL
+SELECT r.id AS reading_id, r.about AS subject, rr.role, ur.ordinal AS role_ordinal, rr.relative, 'visible' AS source, l.position AS position, k.is_moving, k.is_world, k.is_response, k.strength, k.is_void, k.is_month_break, k.rank AS key_rank
+
+FROM reading r
+CROSS JOIN subject s
+LEFT JOIN line_place sp ON sp.king_wen = r.primary_kw AND sp.place = s.place
+LEFT JOIN hexagram_line sl ON sl.king_wen = r.primary_kw AND sl.position = sp.position
+JOIN relative_role rr ON rr.use_relative = COALESCE(s.relative, sl.relative)
+JOIN use_role ur ON ur.role = rr.role
+JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.relative = rr.relative
+CROSS JOIN reading_line rl
+JOIN line_value lv ON lv.value = rl.value
+
+LEFT JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
+LEFT JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
+JOIN use_candidate_rank k ON k.is_moving = lv.is_moving AND k.is_world = l.is_world
+  AND k.is_response = l.is_response AND k.strength = bm.strength AND k.is_void = bd.is_void
+  AND k.is_month_break = bm.is_month_break
+WHERE s.name = r.about AND rl.reading_id = r.id AND rl.position = l.position
+  AND (s.place IS NULL OR ur.by_place = 0)
+UNION ALL
+SELECT r.id AS reading_id, r.about AS subject, rr.role, ur.ordinal AS role_ordinal, rr.relative, 'hidden' AS source, hs.position AS position, k.is_moving, k.is_world, k.is_response, k.strength, k.is_void, k.is_month_break, k.rank AS key_rank
+
+FROM reading r
+CROSS JOIN subject s
+LEFT JOIN line_place sp ON sp.king_wen = r.primary_kw AND sp.place = s.place
+LEFT JOIN hexagram_line sl ON sl.king_wen = r.primary_kw AND sl.position = sp.position
+JOIN relative_role rr ON rr.use_relative = COALESCE(s.relative, sl.relative)
+JOIN use_role ur ON ur.role = rr.role
+JOIN hidden_spirit hs ON hs.king_wen = r.primary_kw AND hs.relative = rr.relative
+
+LEFT JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = hs.branch
+LEFT JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = hs.branch
+JOIN use_candidate_rank k ON k.is_moving = 0 AND k.is_world = 0
+  AND k.is_response = 0 AND k.strength = bm.strength AND k.is_void = bd.is_void
+  AND k.is_month_break = bm.is_month_break
+WHERE s.name = r.about AND (s.place IS NULL OR ur.by_place = 0)
+  ) a
+  WINDOW w AS (PARTITION BY a.reading_id, a.role ORDER BY a.key_rank, a.position)
+) c
+LEFT JOIN use_loss_reason lr
+  ON c.rank > 1 AND lr.winner_rank = c.chosen_rank AND lr.loser_rank = c.key_rank
+""",
+    ),
     ViewSQL(
         "v_reading_use_computed",
         """
@@ -393,6 +473,7 @@ JOIN sign s ON s.name = x.sign
     ),
 )
 REPLACES = {
+    "v_reading_use_candidate": "0014",
     "v_reading_use": "0018",
     "v_reading_sign": "0018",
 }

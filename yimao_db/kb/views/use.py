@@ -15,10 +15,14 @@ from yimao_db.kb.views.base import FLAG, FLAG_OR_NULL, POSITION, READING, View, 
 ROLE = "用神 原神 忌神 or 仇神"
 SOURCE = "visible/hidden/world/response"
 
-# the three arms share their head: the reading, its subject, the relative of each role
+# the three arms share their head: the reading, its subject, the relative of each role.
+# CROSS JOIN keeps, on SQLite, the subject right after the reading and a line after the
+# rest of the head (each arm's WHERE joins them): most readings ask about no subject, and
+# are then dropped at once, where SQLite would otherwise start from their lines (a range of
+# reading_line for a range of readings) and look up five tables for each line first
 _HEAD = """
 FROM reading r
-JOIN subject s ON s.name = r.about
+CROSS JOIN subject s
 LEFT JOIN line_place sp ON sp.king_wen = r.primary_kw AND sp.place = s.place
 LEFT JOIN hexagram_line sl ON sl.king_wen = r.primary_kw AND sl.position = sp.position
 JOIN relative_role rr ON rr.use_relative = COALESCE(s.relative, sl.relative)
@@ -41,24 +45,26 @@ _ARMS = f"""
 SELECT {_COLUMNS.format(source="s.kind", position="l.position")}
 {_HEAD}
 JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = sp.position
-JOIN reading_line rl ON rl.reading_id = r.id AND rl.position = l.position
+CROSS JOIN reading_line rl
 JOIN line_value lv ON lv.value = rl.value
 {_KEY.format(b="l.branch", moving="lv.is_moving", world="l.is_world", response="l.is_response")}
-WHERE ur.by_place = 1
+WHERE s.name = r.about AND rl.reading_id = r.id AND rl.position = l.position
+  AND ur.by_place = 1
 UNION ALL
 SELECT {_COLUMNS.format(source="'visible'", position="l.position")}
 {_HEAD}
 JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.relative = rr.relative
-JOIN reading_line rl ON rl.reading_id = r.id AND rl.position = l.position
+CROSS JOIN reading_line rl
 JOIN line_value lv ON lv.value = rl.value
 {_KEY.format(b="l.branch", moving="lv.is_moving", world="l.is_world", response="l.is_response")}
-WHERE s.place IS NULL OR ur.by_place = 0
+WHERE s.name = r.about AND rl.reading_id = r.id AND rl.position = l.position
+  AND (s.place IS NULL OR ur.by_place = 0)
 UNION ALL
 SELECT {_COLUMNS.format(source="'hidden'", position="hs.position")}
 {_HEAD}
 JOIN hidden_spirit hs ON hs.king_wen = r.primary_kw AND hs.relative = rr.relative
 {_KEY.format(b="hs.branch", moving="0", world="0", response="0")}
-WHERE s.place IS NULL OR ur.by_place = 0"""
+WHERE s.name = r.about AND (s.place IS NULL OR ur.by_place = 0)"""
 
 V_READING_USE_CANDIDATE = View(
     "v_reading_use_candidate",
