@@ -31,6 +31,60 @@ def built_with_readings(path: Path) -> Path:
     return path
 
 
+# casts of varied moments and subjects that with_many_readings copies (lines, at, about)
+VARIED = (
+    ("姤之乾", "2026-11-30T09:15", "妻財"),
+    ("789878", "2026-11-30T10:00", None),
+    ("坎之困", "1988-07-01T12:00", "官鬼"),
+    ("796877", "2003-02-14T23:30", "世"),
+    ("乾", "1950-10-01T06:00", None),
+    ("866989", "2041-05-05T17:45", "父母"),
+    ("泰之否", "1912-01-01T00:10", "兄弟"),
+    ("977698", "2099-12-31T12:00", "子孫"),
+)
+
+
+def with_many_readings(path: Path, n: int) -> Path:
+    """A fresh database holding ``n`` readings: the casts of :data:`VARIED`, copied (ids
+    1..n) with their lines and their derived rows, as a large journal in a few seconds."""
+    from sqlalchemy import text
+
+    from yimao_db.db import writer_engine
+    from yimao_db.kb import derived
+
+    build(str(path))
+    for lines, at, about in VARIED:
+        cast(lines, at=at, about=about, db=str(path))
+    engine = writer_engine(str(path))
+    try:
+        with engine.begin() as conn:
+            names = [r[1] for r in conn.exec_driver_sql("PRAGMA table_info(reading)")]
+            columns = ", ".join(c for c in names if c != "id")
+            have = len(VARIED)
+            while have < n:
+                more = min(have, n - have)  # readings 1..more again, as have+1..have+more
+                conn.execute(
+                    text(
+                        f"INSERT INTO reading (id, {columns}) "
+                        f"SELECT id + :have, {columns} FROM reading WHERE id <= :more"
+                    ),
+                    {"have": have, "more": more},
+                )
+                conn.execute(
+                    text(
+                        "INSERT INTO reading_line (reading_id, position, value, coins) "
+                        "SELECT reading_id + :have, position, value, coins FROM reading_line "
+                        "WHERE reading_id <= :more"
+                    ),
+                    {"have": have, "more": more},
+                )
+                derived.insert_range(conn, have + 1, have + more)
+                have += more
+    finally:
+        engine.dispose()
+    return path
+
+
 def yimao_command(*args: str) -> list[str]:
     return [sys.executable, "-m", "yimao_db", *args]
 

@@ -20,7 +20,7 @@ import pytest
 
 pytest.importorskip("datasette")
 
-from serving import built_with_readings, served
+from serving import built_with_readings, served, with_many_readings
 
 from yimao_db.journaling import add_note, record_outcome, tag
 from yimao_db.kb.vocab import MOVING_MARKS, YANG_BAR, YIN_BAR
@@ -54,6 +54,17 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     tag(1, ["家宅"], db=str(database))
     record_outcome(1, "hit", on="2026-12-05", note="as the chart said", db=str(database))
     add_note(1, "the 妻財 hidden under line 2 came out in spring", db=str(database))
+    with served(database) as base:
+        yield base
+
+
+# the journal of the test at scale: 100,000 readings in CI (YIMAO_FULL_SIZE=1, .ci/run)
+MANY = 100_000 if os.environ.get("YIMAO_FULL_SIZE") == "1" else 5_000
+
+
+@pytest.fixture(scope="module")
+def many(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    database = with_many_readings(tmp_path_factory.mktemp("many") / "yimao.db", MANY)
     with served(database) as base:
         yield base
 
@@ -119,3 +130,35 @@ def test_screenshot(chromium: str, url: str, tmp_path: Path) -> None:
         chromium, tmp_path, f"--screenshot={target}", "--window-size=900,820", f"{url}/reading/1"
     )
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def facet_counts(dom: str, column: str) -> dict[str, int]:
+    """A facet's values and counts as the page shows them."""
+    found = re.search(rf'<div class="facet-info[^"]*" id="facet-{column}".*?</ul>', dom, re.S)
+    assert found, f"no facet {column}"
+    items = re.findall(r"<li><a [^>]*>([^<]*)</a> ([\d,]+)</li>", found[0])
+    return {value: int(count.replace(",", "")) for value, count in items}
+
+
+def test_the_reading_views_answer_at_scale_in_chromium(
+    chromium: str, many: str, tmp_path: Path
+) -> None:
+    """Each reading view's page with its default facets, at 100,000 readings in CI: rows
+    shown, nothing interrupted at the time limit, no facet timed out (before revision 0019
+    and the pages of the views computed when read, v_reading_sign failed at this size and
+    the v_reading_line page outlasted the limit counting)."""
+    pages = {}
+    for view in ("v_reading", "v_reading_line", "v_reading_hidden", "v_reading_use"):
+        dom = browse(chromium, tmp_path, "--dump-dom", f"{many}/yimao/{view}")
+        assert "SQL Interrupted" not in dom and "took too long" not in dom, view
+        assert "facets timed out" not in dom, view
+        assert len(re.findall(r"<tr>\s*<td ", dom)) >= 20, view  # a page of rows
+        pages[view] = dom
+    dom = browse(chromium, tmp_path, "--dump-dom", f"{many}/yimao/v_reading_sign")
+    assert "SQL Interrupted" not in dom and len(re.findall(r"<tr>\s*<td ", dom)) >= 20
+    # the facets count every reading: eight palaces; the newest reading first
+    palaces = facet_counts(pages["v_reading"], "palace")
+    assert sum(palaces.values()) == MANY and set(palaces) <= set("乾震坎艮坤巽離兌")
+    assert f'href="/reading/{MANY}"' in pages["v_reading"].split("<tbody>", 1)[1][:3000]
+    relatives = facet_counts(pages["v_reading_hidden"], "relative")
+    assert set(relatives) <= {"父母", "兄弟", "子孫", "妻財", "官鬼"} and relatives
