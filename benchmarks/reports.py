@@ -82,6 +82,8 @@ NATURAL: tuple[tuple[str, float], ...] = (
     ("SELECT transform, count(*) FROM v_reading_line GROUP BY 1", 5),
     ("SELECT relative, count(*) FROM v_reading_hidden GROUP BY 1", 5),
     ("SELECT count(*) FROM v_reading_hidden WHERE is_void = 1", 5),
+    ("SELECT relative, count(*) FROM v_reading_use GROUP BY 1", 5),
+    ("SELECT count(*) FROM v_reading_use WHERE role = '用神' AND is_void = 1", 5),
     ("SELECT sign, count(*) FROM v_reading_sign GROUP BY 1", 5),
     ("SELECT basis, count(*) FROM v_reading_sign GROUP BY 1", 5),
 )
