@@ -114,6 +114,22 @@ def test_writes_keep_the_derived_tables_equal_to_their_definitions(
     assert doctor.check(fresh_db) == []
 
 
+def test_an_import_writes_the_derived_rows_of_many_batches(
+    fresh_db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The import writes derived rows for several batches at once (``DERIVED_BATCH``), and
+    the rest at the end: every reading gets its rows, whatever the sizes."""
+    import yimao_db.importing as importing
+
+    monkeypatch.setattr(importing, "BATCH", 4)
+    monkeypatch.setattr(importing, "DERIVED_BATCH", 10)  # flushed at 12 and 24, then 27
+    rows = many_rows(27)
+    ids = import_file(write(tmp_path / "r.csv", csv_text(rows)), fresh_db)
+    assert len(ids) == 27
+    assert counts(fresh_db)["reading_header"] == 27
+    assert differences(fresh_db) == []
+
+
 def test_a_change_of_subject_rewrites_the_readings_roles(fresh_db: str) -> None:
     rid = cast("789678", at="2026-11-30T09:15", db=fresh_db)
 
