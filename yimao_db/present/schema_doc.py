@@ -155,7 +155,8 @@ MAX_FACETS = 3
 @cache
 def computed_per_reading() -> frozenset[str]:
     """The public reading views whose rows are computed when read, a reading at a time
-    (v_reading and v_reading_hidden read stored rows, :mod:`yimao_db.kb.derived`).
+    (v_reading, v_reading_hidden and v_reading_use read stored rows instead: the public
+    views of :data:`yimao_db.kb.derived.DERIVED`).
 
     Counting, faceting or sorting all the rows of one of them computes every reading's: at
     a million readings that takes minutes, past datasette's time limit. So their pages
