@@ -152,6 +152,9 @@ def test_a_filter_applied_on_an_uncounted_page_is_counted(site: httpx.Client) ->
         ("/yimao/v_reading_line", b"_nocount=1", b"_nocount=1"),
         ("/yimao/v_reading", b"_nocount=unfiltered", b"_nocount=unfiltered"),
         ("/yimao/v_reading", b"a=%26", b"a=%26"),
+        ("/yimao/v~5Freading~5Fline.json", b"", b"_nocount=unfiltered"),  # datasette's own name
+        ("/yimao/v~5Freading~5Fline", b"reading_id=1&_nocount=unfiltered", b"reading_id=1"),
+        ("/yimao/v~5Freading", b"", b""),
     ],
 )
 def test_the_query_datasette_is_given(path: str, query: bytes, expected: bytes) -> None:

@@ -211,8 +211,8 @@ def counting(path: str, query: bytes) -> bytes:
 def computed(path: str) -> bool:
     """Whether a path is a page of a view computed when read
     (:func:`yimao_db.present.schema_doc.computed_per_reading`), in any format."""
-    head, _, name = path.rpartition("/")
-    return head == f"/{DATABASE}" and name.split(".")[0] in computed_per_reading()
+    head, _, name = path.rpartition("/")  # the name tilde-encoded or not (v~5Freading~5Fline)
+    return head == f"/{DATABASE}" and tilde_decode(name.split(".")[0]) in computed_per_reading()
 
 
 def uncounted(path: str, query: bytes) -> bool:
