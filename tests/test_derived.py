@@ -252,3 +252,29 @@ def test_damaged_rows_are_mended_by_build_mend(
     assert main(["build", "--mend", "--db", db]) == 0
     assert "; the derived rows of 1 reading rewritten in " in capsys.readouterr().out
     assert differences(db) == [] and doctor.check(db) == []
+
+
+@pytest.mark.sqlite_only
+def test_a_build_rewrites_the_roles_when_a_rule_table_read_through_a_view_changed(
+    sqlite_template: Path, tmp_path: Path
+) -> None:
+    """v_reading_use_computed reads relative_role only through v_reading_use_candidate: a
+    seed that mends relative_role rewrites the readings' 用神 too."""
+    db = str(built_copy(sqlite_template, tmp_path / "u.db"))
+    rid = cast("789678", at="2026-11-30T09:15", db=db)
+    set_about(rid, "妻財", db)
+    with raw(Path(db)) as con:  # a rule table damaged, and the stored rows made from it
+        con.execute(
+            "UPDATE relative_role SET relative = '官鬼' "
+            "WHERE use_relative = '妻財' AND role = '忌神'"
+        )
+        con.execute("DELETE FROM reading_use")
+        con.execute("INSERT INTO reading_use SELECT * FROM v_reading_use_computed")
+    sql = text("SELECT relative FROM v_reading_use WHERE reading_id = :i AND role = '忌神'")
+    with reading(db) as conn:
+        assert conn.execute(sql, {"i": rid}).scalar_one() == "官鬼"
+    assert build(db).mended == 1  # the seed mends relative_role, then the roles
+    with reading(db) as conn:
+        assert conn.execute(sql, {"i": rid}).scalar_one() == "兄弟"
+    assert differences(db) == [] and doctor.check(db) == []
+    assert derived.stale({"relative_role"}) and derived.stale({"use_candidate_rank"})

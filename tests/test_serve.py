@@ -35,7 +35,7 @@ from yimao_db.kb.vocab import MOVING_MARKS, YANG_BAR, YIN_BAR
 from yimao_db.present import formats
 from yimao_db.present.schema_doc import computed_per_reading
 from yimao_db.web import site as web_site
-from yimao_db.web.plugin import uncounted
+from yimao_db.web.plugin import counting, uncounted
 from yimao_db.web.queries import parse, queries
 
 NOTE = "<b>覆</b> & the second look"
@@ -121,6 +121,44 @@ def test_a_view_computed_when_read_is_counted_only_when_filtered(site: httpx.Cli
         assert not {"facets", "sort", "sort_desc"} & set(tables[name]), name
     assert tables["v_reading"]["sort_desc"] == "reading_id"
     assert tables["v_reading_hidden"]["facets"] == ["relative"]
+
+
+def test_a_filter_applied_on_an_uncounted_page_is_counted(site: httpx.Client) -> None:
+    """The unfiltered page's links and filter form carry the ``_nocount`` the site added;
+    the filtered page they lead to is counted all the same (a visitor's own is kept)."""
+    page = get(site, "/yimao/v_reading_line").text
+    carried = re.findall(r'<input type="hidden" name="(_nocount)" value="([^"]*)">', page)
+    assert carried and "?&amp;" not in page
+    name, value = carried[0]
+    one = get(site, "/yimao/v_reading_line.json", reading_id=1, **{name: value}).json()
+    assert one["filtered_table_rows_count"] == 6 and len(one["rows"]) == 6
+    asked = get(site, "/yimao/v_reading_line.json", reading_id=1, _nocount=1).json()
+    assert asked["filtered_table_rows_count"] is None and len(asked["rows"]) == 6
+
+
+@pytest.mark.parametrize(
+    ("path", "query", "expected"),
+    [
+        ("/yimao/v_reading_line", b"", b"_nocount=unfiltered"),
+        ("/yimao/v_reading_line.json", b"_size=5", b"_size=5&_nocount=unfiltered"),
+        ("/yimao/v_reading_line", b"_nocount=unfiltered", b"_nocount=unfiltered"),
+        (
+            "/yimao/v_reading_line",
+            b"_nocount=unfiltered&_sort=value",
+            b"_sort=value&_nocount=unfiltered",
+        ),
+        ("/yimao/v_reading_line", b"reading_id=1&_nocount=unfiltered", b"reading_id=1"),
+        ("/yimao/v_reading_line", b"reading_id=1&_nocount=1", b"reading_id=1&_nocount=1"),
+        ("/yimao/v_reading_line", b"_nocount=1", b"_nocount=1"),
+        ("/yimao/v_reading", b"_nocount=unfiltered", b"_nocount=unfiltered"),
+        ("/yimao/v_reading", b"a=%26", b"a=%26"),
+        ("/yimao/v~5Freading~5Fline.json", b"", b"_nocount=unfiltered"),  # datasette's own name
+        ("/yimao/v~5Freading~5Fline", b"reading_id=1&_nocount=unfiltered", b"reading_id=1"),
+        ("/yimao/v~5Freading", b"", b""),
+    ],
+)
+def test_the_query_datasette_is_given(path: str, query: bytes, expected: bytes) -> None:
+    assert counting(path, query) == expected
 
 
 @pytest.mark.parametrize(

@@ -108,10 +108,20 @@ def runs(ids: Iterable[int]) -> Iterator[tuple[int, int]]:
 
 
 def reads(d: Derived) -> set[str]:
-    """The names its definition's SQL mentions: the tables (and views) it selects from."""
+    """The names its definition's SQL mentions, and those of every view it reads, and so on:
+    the tables (and views) it selects from, directly or through a view (v_reading_use_computed
+    reads the rule tables of v_reading_use_candidate only through that view)."""
     from yimao_db.kb.views import views
 
-    return set(re.findall(r"\w+", views()[d.definition].sql))
+    known = views()
+    found: set[str] = set()
+    todo = [d.definition]
+    while todo:
+        name = todo.pop()
+        words = set(re.findall(r"\w+", known[name].sql))
+        todo += [w for w in words - found if w in known and w != name]
+        found |= words
+    return found
 
 
 def stale(changed: Iterable[str]) -> bool:

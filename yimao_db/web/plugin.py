@@ -59,6 +59,9 @@ HIDDEN_PAGES = ("databases", "threads", "versions", "plugins")
 METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # datasette's arguments that filter a table page besides column=value (column__op=value)
 FILTERS = ("_where", "_search", "_through")  # _search_COLUMN too
+# what asks datasette not to count a page of a view computed when read, unfiltered
+# (:func:`counting`); its own value, so that a visitor's ``_nocount=1`` is told from it
+NOCOUNT = b"_nocount=unfiltered"
 
 
 def attach(datasette: Any, site: Site, groups: list[Group]) -> None:
@@ -166,12 +169,14 @@ def register_routes() -> list[tuple[str, Any]]:
 def asgi_wrapper(datasette: Any) -> Callable[[Any], Any]:
     """Refuse a request other than GET, HEAD or OPTIONS before reading its body (the site
     writes nothing; datasette reads a whole POST body into memory), and ask datasette not
-    to count an unfiltered page of a view computed when read (:func:`uncounted`)."""
+    to count an unfiltered page of a view computed when read (:func:`counting`)."""
 
     def wrap(app: Any) -> Any:
         async def guarded(scope: Any, receive: Any, send: Any) -> None:
-            if scope["type"] == "http" and uncounted(scope["path"], scope["query_string"]):
-                scope = {**scope, "query_string": scope["query_string"] + b"&_nocount=1"}
+            if scope["type"] == "http":
+                query = counting(scope["path"], scope["query_string"])
+                if query != scope["query_string"]:
+                    scope = {**scope, "query_string": query}
             if scope["type"] == "http" and scope["method"] not in METHODS:
                 refusal = f"yimao serve is read-only: {scope['method']} is not allowed\n"
                 response = Response.text(
@@ -188,13 +193,34 @@ def asgi_wrapper(datasette: Any) -> Callable[[Any], Any]:
     return wrap
 
 
+def counting(path: str, query: bytes) -> bytes:
+    """The query string datasette is given: :data:`NOCOUNT` added to an unfiltered page of a
+    view computed when read (:func:`uncounted`), and dropped again from a filtered one.
+    datasette carries the arguments of a page into its links and its filter form, so a
+    filter applied on an unfiltered page arrives with the ``_nocount`` added there; a
+    ``_nocount`` the visitor asked for (any other value) is left alone."""
+    if not computed(path):
+        return query
+    pairs = query.split(b"&")
+    kept = [p for p in pairs if p and p != NOCOUNT]
+    if uncounted(path, b"&".join(kept)):
+        kept.append(NOCOUNT)
+    return b"&".join(kept)
+
+
+def computed(path: str) -> bool:
+    """Whether a path is a page of a view computed when read
+    (:func:`yimao_db.present.schema_doc.computed_per_reading`), in any format."""
+    head, _, name = path.rpartition("/")  # the name tilde-encoded or not (v~5Freading~5Fline)
+    return head == f"/{DATABASE}" and tilde_decode(name.split(".")[0]) in computed_per_reading()
+
+
 def uncounted(path: str, query: bytes) -> bool:
     """Whether a request is for a page of a view computed when read
     (:func:`yimao_db.present.schema_doc.computed_per_reading`) with no filter, which
     datasette would count by computing every reading's rows (minutes at a million readings);
     filtered, it counts the rows it shows."""
-    head, _, name = path.rpartition("/")
-    if head != f"/{DATABASE}" or name.split(".")[0] not in computed_per_reading():
+    if not computed(path):
         return False
     keys = {k for k, _ in parse_qsl(query.decode("latin-1"), keep_blank_values=True)}
     return "_nocount" not in keys and not any(k.startswith(FILTERS) or k[:1] != "_" for k in keys)
