@@ -183,6 +183,23 @@ def test_which_pages_go_uncounted(path: str, query: bytes, expected: bool) -> No
     assert uncounted(path, query) is expected
 
 
+@pytest.mark.parametrize(
+    ("path", "said"),
+    [
+        ("/yimao/v_hexagram?_next=abc", "_next is the offset of a view&#39;s next page"),
+        ("/yimao/v_reading_line?_next=1.5", "a whole number; not &#39;1.5&#39;"),
+        ("/yimao/hexagram?_sort=nosuch", "Cannot sort table by nosuch: sort by one of"),
+        ("/yimao/v_line?_sort_desc=nosuch", "Cannot sort table by nosuch: sort by one of"),
+    ],
+)
+def test_a_bad_page_argument_is_a_400_saying_what_was_expected(
+    site: httpx.Client, path: str, said: str
+) -> None:
+    response = site.get(path)
+    assert response.status_code == 400 and said in response.text, response.text[:300]
+    assert site.get("/yimao/v_hexagram?_next=5").status_code == 200  # a whole number is fine
+
+
 def test_every_documented_query_is_a_canned_query(site: httpx.Client) -> None:
     meta = get(site, "/-/metadata.json").json()["databases"]["yimao"]["queries"]
     assert set(meta) == set(queries())

@@ -59,6 +59,7 @@ HIDDEN_PAGES = ("databases", "threads", "versions", "plugins")
 METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # datasette's arguments that filter a table page besides column=value (column__op=value)
 FILTERS = ("_where", "_search", "_through")  # _search_COLUMN too
+SORT_REFUSED = "Cannot sort table by "  # datasette's message, raised as a server error
 # what asks datasette not to count a page of a view computed when read, unfiltered
 # (:func:`counting`); its own value, so that a visitor's ``_nocount=1`` is told from it
 NOCOUNT = b"_nocount=unfiltered"
@@ -229,7 +230,12 @@ def uncounted(path: str, query: bytes) -> bool:
 @hookimpl
 def handle_exception(datasette: Any, request: Any, exception: Exception) -> Any:
     """An unexpected error: its message and traceback to the console, a plain page to the
-    visitor (a message may hold a path)."""
+    visitor (a message may hold a path). A bad argument datasette lets through as a server
+    error (:func:`bad_argument`) is a 400 page saying what was expected."""
+    said = bad_argument(request.args, exception)
+    if said is not None:
+        refusal = DatasetteError(said, status=400)
+        return datasette_error_page(datasette=datasette, request=request, exception=refusal)
     if isinstance(exception, Base400 | DatasetteError):
         return None  # datasette's own page, with the message written for the visitor
     traceback.print_exception(exception, file=sys.stderr)
@@ -237,6 +243,19 @@ def handle_exception(datasette: Any, request: Any, exception: Exception) -> Any:
         "yimao serve failed on this page; the server's console says why", status=500
     )
     return datasette_error_page(datasette=datasette, request=request, exception=plain)
+
+
+def bad_argument(args: Any, exception: Exception) -> str | None:
+    """What a visitor's argument got wrong, when datasette fails on it as on a bug (500): a
+    view's ``_next`` that is not a whole number (the offset of the next page; datasette's
+    ``int()`` raises), a sort by a column the table does not have."""
+    given = args.get("_next")
+    if isinstance(exception, ValueError) and given is not None:
+        if not given.lstrip("-").isdigit():
+            return f"_next is the offset of a view's next page, a whole number; not {given!r}"
+    if isinstance(exception, DatasetteError) and str(exception).startswith(SORT_REFUSED):
+        return f"{exception}: sort by one of the columns the page shows"
+    return None
 
 
 @hookimpl
