@@ -202,9 +202,8 @@ def counting(path: str, query: bytes) -> bytes:
     ``_nocount`` the visitor asked for (any other value) is left alone."""
     if not computed(path):
         return query
-    pairs = query.split(b"&")
-    kept = [p for p in pairs if p and p != NOCOUNT]
-    if uncounted(path, b"&".join(kept)):
+    kept = [p for p in query.split(b"&") if p and p != NOCOUNT]
+    if unfiltered(b"&".join(kept)):
         kept.append(NOCOUNT)
     return b"&".join(kept)
 
@@ -221,8 +220,12 @@ def uncounted(path: str, query: bytes) -> bool:
     (:func:`yimao_db.present.schema_doc.computed_per_reading`) with no filter, which
     datasette would count by computing every reading's rows (minutes at a million readings);
     filtered, it counts the rows it shows."""
-    if not computed(path):
-        return False
+    return computed(path) and unfiltered(query)
+
+
+def unfiltered(query: bytes) -> bool:
+    """Whether a table page's query string neither filters its rows nor says whether to
+    count them (``_nocount``)."""
     keys = {k for k, _ in parse_qsl(query.decode("latin-1"), keep_blank_values=True)}
     return "_nocount" not in keys and not any(k.startswith(FILTERS) or k[:1] != "_" for k in keys)
 
