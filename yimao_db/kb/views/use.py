@@ -6,6 +6,11 @@ The candidates come from three arms: the world or response line for a subject of
 exist only when no line shows the relative). Each candidate's key is looked up in
 ``use_candidate_rank``; candidates are ordered by that rank, then by position, and the
 reason a candidate lost is the ``use_loss_reason`` row of its rank against the chosen one's.
+
+``v_reading_use`` reads the derived table ``reading_use`` (:mod:`yimao_db.kb.derived`), the
+rows of its definition ``v_reading_use_computed`` stored for every reading: the sign view
+reads the roles in five arms, and a report over all readings would rank every reading's
+candidates once for each.
 """
 
 from __future__ import annotations
