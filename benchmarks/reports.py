@@ -321,18 +321,32 @@ def report(
         with reader.connect() as conn:
             conn.exec_driver_sql(one_sql, {"id": rid}).fetchall()
 
-    for label, fn in (
-        ("one chart (v_reading joined to v_reading_line, one reading)", one_chart),
-        ("the whole chart (chart(id): five queries, signs included)", lambda i: chart(i, reader)),
+    def chart_of(rid: int) -> None:
+        chart(rid, reader)
+
+    with reader.connect() as conn:  # the same random readings, with and without a subject
+        asking = set(
+            conn.execute(
+                text("SELECT id FROM reading WHERE about IS NOT NULL AND id BETWEEN :a AND :b"),
+                {"a": min(ids), "b": max(ids)},
+            ).scalars()
+        )
+    for label, fn, these in (
+        ("one chart (v_reading joined to v_reading_line, one reading)", one_chart, ids),
+        ("the whole chart (chart(id): five queries, signs included)", chart_of, ids),
+        ("  of a reading with a subject (its 用神 too)", chart_of, [i for i in ids if i in asking]),
+        ("  of a reading without one", chart_of, [i for i in ids if i not in asking]),
     ):
+        if not these:
+            continue
         times = []
-        fn(ids[0])  # warm-up
-        for rid in ids:
+        fn(these[0])  # warm-up
+        for rid in these:
             start = time.perf_counter()
             fn(rid)
             times.append(time.perf_counter() - start)
         one = statistics.median(times) * 1000
-        print(f"  {label}: median {one:.3f} ms (goal ≤ 0.3 ms)")
+        print(f"  {label}: median {one:.3f} ms of {len(these)} (goal ≤ 0.3 ms)")
     return found
 
 
