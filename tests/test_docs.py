@@ -568,10 +568,10 @@ def test_chart_classes_follow_the_view_contracts() -> None:
     """Chart has one field per column of v_reading, in its order, then its parts; each part's
     class one per column of its view but reading_id (yimao_db/chart_rows.py is generated
     from the declarations: tests/test_generated.py holds it to them)."""
-    chart = [f.name for f in dataclasses.fields(chart_rows.Chart)]
+    chart = chart_rows.Chart._fields
     assert tuple(chart) == (*views()["v_reading"].column_names, *(p.field for p in PARTS))
     for part in PARTS:
-        fields = [f.name for f in dataclasses.fields(getattr(chart_rows, part.cls))]
+        fields = getattr(chart_rows, part.cls)._fields
         assert ("reading_id", *fields) == views()[part.view].column_names
         assert chart_rows.COLUMNS[part.view] == views()[part.view].column_names
 

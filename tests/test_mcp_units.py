@@ -67,7 +67,7 @@ def test_preview_is_the_stored_chart_but_for_id_and_time_and_stores_nothing(fres
         assert shown.reading_id == PREVIEW_ID == 0
         rid = cast(lines, at="2026-11-30T09:15", db=fresh_db, **kwargs)
         stored = chart(rid, fresh_db)
-        assert dataclasses.replace(shown, reading_id=rid, created_at=stored.created_at) == stored
+        assert shown._replace(reading_id=rid, created_at=stored.created_at) == stored
         assert shown.signs and shown.lines == stored.lines
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -117,7 +116,7 @@ def test_late_rat_hour_default_and_early_rat() -> None:
     assert (tyme.get_day().get_name(), tyme.get_sixty_cycle().get_name()) == ("己亥", "甲子")
     # 22:59 and 00:00 are unaffected by the option
     for when in ("2024-02-04T22:59", "2024-02-05T00:00"):
-        assert moment_at(when) == replace(moment_at(when, early_rat=True), early_rat=False)
+        assert moment_at(when) == moment_at(when, early_rat=True)._replace(early_rat=False)
     assert moment_at("2024-02-05T00:00").hour_gz == "甲子"
 
 
@@ -556,8 +555,8 @@ def test_hour_stem_comes_from_the_rule(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_input_forms_agree() -> None:
     expected = moment_at("2026-11-30T09:15:00+08:00")
     assert moment_at(datetime(2026, 11, 30, 9, 15)) == expected
-    with_seconds = replace(
-        expected, cast_at="2026-11-30T09:15:30+08:00", cast_utc="2026-11-30T01:15:30Z"
+    with_seconds = expected._replace(
+        cast_at="2026-11-30T09:15:30+08:00", cast_utc="2026-11-30T01:15:30Z"
     )
     assert moment_at(datetime(2026, 11, 30, 9, 15, 30, 500)) == with_seconds
     assert moment_at("2026-11-30T01:15:00Z") == expected

@@ -9,7 +9,6 @@ PostgreSQL as the environment chooses.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import asdict
 from typing import Any, TypedDict
 
 import pytest
@@ -410,7 +409,7 @@ SAME: When = {"at": "2026-11-30T09:15", "tz": "Asia/Shanghai"}
 
 def chart_facts(c: Chart) -> dict[str, Any]:
     """Everything of a chart but what says how and when it was stored."""
-    data = asdict(c)
+    data = c.as_dict()
     for key in ("reading_id", "created_at", "method", "cast_input"):
         data.pop(key)
     return data

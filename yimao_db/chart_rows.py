@@ -2,20 +2,19 @@
 (yimao_db/kb/views) by `python -m yimao_db.present.generate`: do not edit;
 tests/test_generated.py fails when this file is stale.
 
-One frozen dataclass per view of the chart (yimao_db.kb.views.chart), one field per
-column in the view's order (reading_id only in the head), typed by the column's kind;
-COLUMNS names the columns each view is read by, FLAGS, NUMBER_LISTS and TEXT_LISTS
-the columns of those kinds. A chart is read through this module without loading the
-declarations."""
+One NamedTuple per view of the chart (yimao_db.kb.views.chart), one field per column
+in the view's order (reading_id only in the head), typed by the column's kind (a row
+is a tuple: a cast makes six of these classes, and a NamedTuple costs a sixth of a
+dataclass to make); COLUMNS names the columns each view is read by,
+FLAGS, NUMBER_LISTS and TEXT_LISTS the columns of those kinds. A chart is read
+through this module without loading the declarations."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 
-@dataclass(frozen=True)
-class ChartLine:
+class ChartLine(NamedTuple):
     """A row of v_reading_line without reading_id."""
 
     position: int
@@ -62,8 +61,7 @@ class ChartLine:
     places: str
 
 
-@dataclass(frozen=True)
-class HiddenLine:
+class HiddenLine(NamedTuple):
     """A row of v_reading_hidden without reading_id."""
 
     position: int
@@ -91,8 +89,7 @@ class HiddenLine:
     month_combines: int
 
 
-@dataclass(frozen=True)
-class ChartSign:
+class ChartSign(NamedTuple):
     """A row of v_reading_sign without reading_id."""
 
     sign: str
@@ -107,8 +104,7 @@ class ChartSign:
     cancels: str | None
 
 
-@dataclass(frozen=True)
-class ChangedLine:
+class ChangedLine(NamedTuple):
     """A row of v_reading_changed_line without reading_id."""
 
     position: int
@@ -120,8 +116,7 @@ class ChangedLine:
     ganzhi: str
 
 
-@dataclass(frozen=True)
-class ChartUse:
+class ChartUse(NamedTuple):
     """A row of v_reading_use without reading_id."""
 
     subject: str
@@ -162,8 +157,7 @@ class ChartUse:
     candidate_count: int
 
 
-@dataclass(frozen=True)
-class Chart:
+class Chart(NamedTuple):
     """The row of v_reading, and beside it the rows of its parts:
 
     - lines: v_reading_line
@@ -231,9 +225,9 @@ class Chart:
 
     def as_dict(self) -> dict[str, Any]:
         """The chart as JSON-ready data: each part a list of dicts."""
-        data = asdict(self)
+        data = self._asdict()
         for part in PARTS:
-            data[part] = list(data[part])
+            data[part] = [row._asdict() for row in data[part]]
         return data
 
 

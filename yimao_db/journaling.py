@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
 from datetime import date, datetime
 from typing import NamedTuple
 from zoneinfo import ZoneInfo
@@ -36,23 +35,20 @@ from yimao_db.readings import check_text, connect
 Db = str | URL | Engine | Connection | None
 
 
-@dataclass(frozen=True)
-class Note:
+class Note(NamedTuple):
     id: int
     noted_at: str
     note: str
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     verdict: str
     happened_on: str
     note: str | None
     recorded_at: str
 
 
-@dataclass(frozen=True)
-class Journal:
+class Journal(NamedTuple):
     """What was added to one reading after it was cast."""
 
     notes: tuple[Note, ...]
@@ -61,8 +57,8 @@ class Journal:
 
     def as_dict(self) -> dict[str, object]:
         return {
-            "notes": [asdict(n) for n in self.notes],
-            "outcome": None if self.outcome is None else asdict(self.outcome),
+            "notes": [n._asdict() for n in self.notes],
+            "outcome": None if self.outcome is None else self.outcome._asdict(),
             "tags": list(self.tags),
         }
 

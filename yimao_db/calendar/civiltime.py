@@ -31,9 +31,9 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, timezone
 from functools import lru_cache
+from typing import NamedTuple
 from zoneinfo import ZoneInfo, available_timezones
 
 from yimao_db.errors import UsageError, shown
@@ -72,8 +72,7 @@ _NOT_IANA_TREES = ("right/", "posix/")
 _SCAN = (datetime(1500, 1, 1), datetime(2101, 1, 1))
 
 
-@dataclass(frozen=True)
-class ZoneClock:
+class ZoneClock(NamedTuple):
     """A zone and how its local-mean-time periods are read."""
 
     name: str
@@ -82,8 +81,7 @@ class ZoneClock:
     lmt_until: datetime | None  # naive UTC: no LMT period at or after this instant
 
 
-@dataclass(frozen=True)
-class CivilTime:
+class CivilTime(NamedTuple):
     """A moment in a zone: the instant and the zone's clock at it."""
 
     tz: str

@@ -41,9 +41,9 @@ from tyme4py's simplified names.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cache
+from typing import NamedTuple
 
 from yimao_db.calendar.civiltime import DEFAULT_TZ, CivilTime, out_of_range, parse_at
 from yimao_db.calendar.solarterms import SOLAR_TERMS, TERM_NAMES, clock_seconds, term_at
@@ -74,8 +74,7 @@ JIAZI_YEAR = 1984  # a 甲子 year
 _VARIANTS = str.maketrans({"醜": "丑"})
 
 
-@dataclass(frozen=True)
-class Moment:
+class Moment(NamedTuple):
     cast_at: str | None  # ISO 8601 local civil time with offset; None if given as pillars
     tz: str | None  # IANA zone name; None if given as pillars
     cast_utc: str | None  # the instant of cast_at, UTC YYYY-MM-DDTHH:MM:SSZ; None for pillars

@@ -47,7 +47,7 @@ and a day alone has nothing to compare.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import cache
 from typing import Any
@@ -646,7 +646,7 @@ def chart_differences(
         )
     except (KeyError, ValueError, IndexError, StopIteration):
         return []  # a month branch, an hour or a subject that is not one: reported elsewhere
-    got = asdict(read_chart(conn, rid))
+    got = read_chart(conn, rid).as_dict()
     found = [
         f"{column} is {shown(got[column])}, the rules give {shown(value)}"
         for column, value in want.head.items()

@@ -40,13 +40,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from sqlalchemy import Connection, text
 
 
-@dataclass(frozen=True)
-class Derived:
+class Derived(NamedTuple):
     table: str  # the stored rows
     definition: str  # the private view they are the rows of
     view: str  # the public view that reads them

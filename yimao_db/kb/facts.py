@@ -8,8 +8,8 @@ database is derived from them by the pure functions in :mod:`yimao_db.kb.rules`.
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from yimao_db.paths import seed_data_dir
 
@@ -24,8 +24,7 @@ def _column(name: str, column: str = "name") -> tuple[str, ...]:
     return tuple(row[column] for row in read_tsv(name))
 
 
-@dataclass(frozen=True)
-class Trigram:
+class Trigram(NamedTuple):
     name: str
     bits: str  # bottom line first, 1 = yang
     image: str  # 天 澤 火 雷 風 水 山 地
@@ -39,8 +38,7 @@ class Trigram:
     outer_branches: tuple[str, str, str]
 
 
-@dataclass(frozen=True)
-class Facts:
+class Facts(NamedTuple):
     elements: tuple[str, ...]  # in generating order 木火土金水
     stems: tuple[str, ...]
     branches: tuple[str, ...]
@@ -104,8 +102,7 @@ def facts() -> Facts:
     )
 
 
-@dataclass(frozen=True)
-class LodgeStar:
+class LodgeStar(NamedTuple):
     """The determinative star 距星 of a lodge (``seed/data/lodge_stars.tsv``): its position
     at J2000.0 (ICRS, degrees) and proper motion (mas a year, ``pm_ra`` = dα/dt · cos δ)."""
 

@@ -190,13 +190,15 @@ def sign_table(chart: Chart, meanings: Mapping[str, Mapping[str, Any]]) -> list[
 def _use_lines(use: object) -> list[str]:
     """The 用神 as lines: the chart's roles (用神 原神 忌神 仇神) one per line, a record's
     fields one per line, anything else as it reads."""
-    if isinstance(use, (tuple, list)):
+    if isinstance(use, (tuple, list)) and not hasattr(use, "_asdict"):  # rows, not one row
         return [
-            f"- {row.role}: " + json.dumps(dataclasses.asdict(row), ensure_ascii=False, default=str)
+            f"- {row.role}: " + json.dumps(row._asdict(), ensure_ascii=False, default=str)
             for row in use
         ]
-    if dataclasses.is_dataclass(use) and not isinstance(use, type):
-        fields: Mapping[str, Any] = dataclasses.asdict(use)
+    if hasattr(use, "_asdict"):  # one row
+        fields: Mapping[str, Any] = use._asdict()
+    elif dataclasses.is_dataclass(use) and not isinstance(use, type):
+        fields = dataclasses.asdict(use)
     elif isinstance(use, Mapping):
         fields = use
     else:

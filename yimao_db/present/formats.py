@@ -22,16 +22,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from yimao_db.journaling import Journal
     from yimao_db.readings import Chart
 
 
-@dataclass(frozen=True)
-class Terminal:
+class Terminal(NamedTuple):
     """Where the output goes: a terminal's width in cells and whether it wants colour. The
     default (no width, no colour) is a file, a pipe or a web page; only text reads it."""
 
@@ -53,8 +51,7 @@ KINDS = ("chart", "show", "chart_part")
 """What a format can render: the fields of :class:`Format` after its description."""
 
 
-@dataclass(frozen=True)
-class Format:
+class Format(NamedTuple):
     """One output format: its name, what it is to a browser and a file manager, a few words
     for ``--help``, and a renderer for each thing it renders (None: it does not)."""
 

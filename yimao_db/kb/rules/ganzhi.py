@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from yimao_db.kb.facts import facts
 from yimao_db.kb.rules.elements import generates
 
 
-@dataclass(frozen=True)
-class GanZhi:
+class GanZhi(NamedTuple):
     ordinal: int  # 1..60
     stem: str
     branch: str

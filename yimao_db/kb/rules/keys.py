@@ -10,8 +10,8 @@ Kept apart from :mod:`yimao_db.kb.rules.hexagrams` and the chart oracle
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
 from functools import cache, lru_cache
+from typing import NamedTuple
 
 from yimao_db.kb.facts import facts
 from yimao_db.kb.rules.lines import changed_yang, is_yang, moving_mask
@@ -55,8 +55,7 @@ def names_by_bits() -> dict[str, tuple[int, str, str]]:
     return {bits_from_name(name): (kw, name, short) for kw, name, short in facts().hexagram_names}
 
 
-@dataclass(frozen=True)
-class ReadingKeys:
+class ReadingKeys(NamedTuple):
     """What a reading stores beside its lines, derived from them at insert."""
 
     primary_kw: int
@@ -66,7 +65,7 @@ class ReadingKeys:
 
 
 # The columns of reading that hold the keys (the rest are its inputs), in this order.
-KEY_COLUMNS = tuple(f.name for f in fields(ReadingKeys))
+KEY_COLUMNS = ReadingKeys._fields
 
 # 4,096 casts × 2 najia variants × 3 half-years (None for pillars): every valid argument
 KEYS_MEMO = 4096 * 2 * 3

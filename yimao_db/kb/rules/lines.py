@@ -4,7 +4,7 @@ their relatives (§4, §6), and its hidden spirits 伏神 (standard, §11)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from yimao_db.kb.facts import facts
 from yimao_db.kb.rules.elements import relative
@@ -59,8 +59,7 @@ def mask_lines(mask: int) -> tuple[int, ...]:
 # --- the najia lines of a hexagram ----------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(NamedTuple):
     position: int
     yang: bool
     stem: str

@@ -8,8 +8,8 @@ generals (``generals.tsv``, §7.2) and the 陽貴/陰貴 branches of each day st
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from yimao_db.kb.facts import facts, read_tsv
 
@@ -21,8 +21,7 @@ FIRST_MONTH_STEM_OF_JIA_YEAR = "丙"  # 五虎遁: a 甲 year opens with 丙寅
 FIRST_HOUR_STEM_OF_JIA_DAY = "甲"  # 五子遁: a 甲 day opens with 甲子
 
 
-@dataclass(frozen=True)
-class Spirit:
+class Spirit(NamedTuple):
     ordinal: int  # 1..6 in the cycle 青龍 朱雀 勾陳 騰蛇 白虎 玄武
     name: str
     element: str
