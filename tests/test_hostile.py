@@ -738,9 +738,15 @@ REVIEWED = {
         "the lodge lookup of v_reading and the lodge families: the body is SQL the code"
         " writes ('日', '月' or a family's column lg.body)"
     ),
-    ("kb/rules/signs.py", "lg.lodge = {lodge_at_cast("): (
-        "a family's arm of v_reading_sign as the registry declares it, with the lodge lookup"
-        " of sign_family.lodge_at_cast"
+    ("kb/rules/signs.py", "AND {at_stored_lodge("): (
+        "a family's arm of v_reading_sign as the registry declares it, with the stored lodge"
+        " of sign_family.at_stored_lodge"
+    ),
+    ("kb/rules/sign_family.py", "({row}.body = '日' AND {row}.lodge = hd.sun_mansion"): (
+        "the stored lodge of a lodge family: the row is the family's alias the code writes (lg)"
+    ),
+    ("kb/rules/sign_family.py", " OR {row}.body = '月' AND {row}.lodge = hd.moon_mansion)"): (
+        "the stored lodge of a lodge family: the row is the family's alias the code writes (lg)"
     ),
     ("kb/derived.py", "DELETE FROM {d.table} {where}"): (
         "a derived table's name from the registry DERIVED and a fixed WHERE; the ids are bound"

@@ -62,8 +62,8 @@ from yimao_db.kb.rules.sign_family import (
     LineFacts,
     Place,
     ReadingFacts,
+    at_stored_lodge,
     flag,
-    lodge_at_cast,
     on_world,
     per_line,
     per_place,
@@ -1405,8 +1405,8 @@ FAMILIES: tuple[Family, ...] = (
         "日纏 and 月麗 (§8.12): the sun or the moon in a line's mansion at the cast. A row for "
         "each mansion and body where the body's lodge is the mansion: the equality is the "
         "rule, as data.",
-        "a line's mansion, and the lodge the sun and the moon are in at the cast (cast_utc in "
-        "`lodge_ingress`)",
+        "a line's mansion, and the lodge the sun and the moon are in at the cast (the "
+        "reading's `sun_mansion` and `moon_mansion`, which `reading_header` stores)",
         (
             Column("mansion", MANSION, "The line's mansion"),
             Column("body", LODGE_BODY, "日 (the sun) or 月 (the moon)"),
@@ -1414,9 +1414,9 @@ FAMILIES: tuple[Family, ...] = (
         ),
         "l.position",
         f"""
+        JOIN reading_header hd ON hd.reading_id = r.id
         JOIN hexagram_line l ON l.king_wen = r.primary_kw
-        JOIN lodge_sign lg ON lg.mansion = l.mansion
-          AND lg.lodge = {lodge_at_cast("lg.body")}
+        JOIN lodge_sign lg ON lg.mansion = l.mansion AND {at_stored_lodge("lg")}
         """,
         keys=_lodge_keys,
     ),
@@ -1735,8 +1735,8 @@ FAMILIES: tuple[Family, ...] = (
         WHERE ul.month_branch = r.month_branch
           AND l.king_wen = r.primary_kw AND l.mansion = ul.mansion
           AND EXISTS (
-          SELECT 1 FROM lodge_sign lg
-          WHERE lg.mansion = l.mansion AND lg.lodge = {lodge_at_cast("lg.body")})
+          SELECT 1 FROM lodge_sign lg JOIN reading_header hd ON hd.reading_id = r.id
+          WHERE lg.mansion = l.mansion AND {at_stored_lodge("lg")})
           AND EXISTS (
           SELECT 1 FROM v_reading_use u
           WHERE u.reading_id = r.id AND u.role = ul.role AND u.source = ul.source
