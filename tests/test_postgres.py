@@ -227,6 +227,72 @@ def test_a_chart_is_planned_with_its_joins_as_written_and_the_settings_restored(
         writer.dispose()
 
 
+def _jit(db: str) -> tuple[str, list[str]]:
+    """What a new session of a plain client (psycopg, no yimao engine) gets for ``jit``, and
+    the database's own settings."""
+    import psycopg
+
+    url = make_url(db)
+    with psycopg.connect(libpq(db), autocommit=True) as conn:
+        shown = conn.execute("SHOW jit").fetchone()
+        settings = conn.execute(
+            "SELECT s.setconfig FROM pg_db_role_setting s JOIN pg_database d"
+            " ON d.oid = s.setdatabase WHERE d.datname = %s AND s.setrole = 0",
+            (url.database,),
+        ).fetchone()
+    assert shown is not None
+    return str(shown[0]), list(settings[0]) if settings else []
+
+
+def test_the_database_and_every_yimao_session_run_without_jit(
+    capsys: pytest.CaptureFixture[str], built_pg: str
+) -> None:
+    """Revision 0022 sets jit = off for the database (any client's sessions), and its
+    downgrade removes the setting; yimao's engines and yimao sql set it for their own
+    sessions whatever the database says."""
+    from test_lodge_signs import _migrate
+
+    assert _jit(built_pg) == ("off", ["jit=off"])
+    _migrate(built_pg, "0021", up=False)
+    assert _jit(built_pg)[1] == []
+    for make in (reader_engine, writer_engine):
+        engine = make(built_pg)
+        try:
+            with engine.connect() as conn:
+                assert conn.exec_driver_sql("SHOW jit").scalar_one() == "off", make.__name__
+        finally:
+            engine.dispose()
+    code, out, _ = run(
+        capsys, "sql", "--db", built_pg, "--csv", "SELECT current_setting('jit') AS jit"
+    )
+    assert (code, out.split()) == (0, ["jit", "off"])
+    _migrate(built_pg, "head", up=True)
+    assert _jit(built_pg) == ("off", ["jit=off"])
+
+
+def test_a_role_that_does_not_own_the_database_builds_it_leaving_jit_alone(
+    pg_empty_db: str,
+) -> None:
+    """Only the owner may change a database's settings: another role that may create the
+    tables builds it all the same, and the database keeps the server's jit."""
+    from yimao_db.building import build
+
+    url = make_url(pg_empty_db)
+    role = f"yimao_builder_{uuid.uuid4().hex[:8]}"
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.exec_driver_sql(f"CREATE ROLE \"{role}\" LOGIN PASSWORD 'change-me'")
+        conn.exec_driver_sql(f'GRANT ALL ON SCHEMA public TO "{role}"')
+    try:
+        build(url.set(username=role, password="change-me"))
+        assert _jit(pg_empty_db)[1] == []
+    finally:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'DROP OWNED BY "{role}"')
+            conn.exec_driver_sql(f'DROP ROLE "{role}"')
+        admin.dispose()
+
+
 def test_env_var_names_a_postgresql_database(
     capsys: pytest.CaptureFixture[str], built_pg: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

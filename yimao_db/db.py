@@ -35,6 +35,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
@@ -431,6 +432,7 @@ def writer_engine(
         )
     else:
         engine = create_engine(url, pool_pre_ping=True)
+        _on_connect(engine, dialect.postgresql_session())
     # from the commit on, a Ctrl-C no longer makes the command say it wrote nothing
     event.listen(engine, "commit", lambda _conn: sigint.committing())
     return engine
@@ -474,16 +476,21 @@ def reader_engine(db: str | URL | None = None) -> Engine:
         _install_sqlite_hooks(engine, readonly=True, path=path)
         return engine
     engine = create_engine(url, pool_pre_ping=True, **dialect.postgresql_reader_options())
+    _on_connect(engine, (*dialect.postgresql_session(), *dialect.postgresql_reader_session()))
+    dialect.postgresql_end_reads_with_commit(engine)
+    return engine
+
+
+def _on_connect(engine: Engine, statements: Sequence[str]) -> None:
+    """Run ``statements`` (session settings) on every new PostgreSQL connection of
+    ``engine``, committed before the connection is used."""
 
     @event.listens_for(engine, "connect")
     def _session(dbapi_connection: Any, _record: Any) -> None:
         with dbapi_connection.cursor() as cursor:
-            for statement in dialect.postgresql_reader_session():
+            for statement in statements:
                 cursor.execute(statement)
         dbapi_connection.commit()
-
-    dialect.postgresql_end_reads_with_commit(engine)
-    return engine
 
 
 def driver_error(conn: Connection, exc: Exception) -> Exception:

@@ -64,7 +64,8 @@ _CURSOR_KEYWORDS = frozenset({"SELECT", "WITH", "VALUES", "TABLE"})
 _PG_BEGIN = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 _PG_SETTINGS = (
     "SELECT set_config('statement_timeout', %(timeout)s, true), "
-    "set_config('standard_conforming_strings', 'on', true)"
+    "set_config('standard_conforming_strings', 'on', true), "
+    "set_config('jit', 'off', true)"  # as every yimao session: dialect.postgresql_session
 )
 _PG_CLIENT_CHECK = "SELECT set_config('client_connection_check_interval', '1000', true)"
 # The statement's rows, unchanged, unless one is larger than PG_MAX_ROW bytes: the server then
