@@ -143,7 +143,7 @@ def random_rows(n: int, seed: int) -> Iterator[tuple[dict[str, Any], list[int]]]
             # half the readings are about a subject, so that a chart reads its 用神 too
             "about": rng.choice(SUBJECTS) if rng.random() < 0.5 else None,
             "cast_utc": m.cast_utc,  # the lodges of v_reading and the lodge signs read it
-            **keys.__dict__,
+            **keys._asdict(),
         }
         yield row, [int(v) for v in values]
 

@@ -293,6 +293,44 @@ def test_a_role_that_does_not_own_the_database_builds_it_leaving_jit_alone(
         admin.dispose()
 
 
+def test_a_noinherit_member_of_the_owner_role_builds_and_downgrades_it(
+    pg_empty_db: str,
+) -> None:
+    """A login role that is a member of the role owning the database, but NOINHERIT, is a
+    member (pg_has_role … 'MEMBER') without the owner's privileges: ALTER DATABASE refuses
+    it. Revision 0022 leaves jit alone for it, up and down, and the build succeeds."""
+    from test_lodge_signs import _migrate
+
+    from yimao_db.building import build
+
+    url = make_url(pg_empty_db)
+    tag = uuid.uuid4().hex[:8]
+    owner, member = f"yimao_owner_{tag}", f"yimao_member_{tag}"
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.exec_driver_sql(f'CREATE ROLE "{owner}" NOLOGIN')
+        conn.exec_driver_sql(
+            f'CREATE ROLE "{member}" LOGIN NOINHERIT PASSWORD \'change-me\' IN ROLE "{owner}"'
+        )
+        conn.exec_driver_sql(f'ALTER DATABASE "{url.database}" OWNER TO "{owner}"')
+        conn.exec_driver_sql(f'GRANT ALL ON SCHEMA public TO "{member}"')
+    as_member = url.set(username=member, password="change-me")
+    try:
+        build(as_member)
+        assert _jit(pg_empty_db)[1] == []
+        member_url = as_member.render_as_string(hide_password=False)
+        _migrate(member_url, "0021", up=False)
+        _migrate(member_url, "head", up=True)
+        assert _jit(pg_empty_db)[1] == []
+    finally:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'ALTER DATABASE "{url.database}" OWNER TO CURRENT_USER')
+            conn.exec_driver_sql(f'DROP OWNED BY "{member}"')
+            conn.exec_driver_sql(f'DROP ROLE "{member}"')
+            conn.exec_driver_sql(f'DROP ROLE "{owner}"')
+        admin.dispose()
+
+
 def test_env_var_names_a_postgresql_database(
     capsys: pytest.CaptureFixture[str], built_pg: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -9,7 +9,8 @@ reporting tool) get it, not only yimao's, whose engines also set it for each ses
 (``yimao_db.dialect.postgresql_session``: they do so where this revision could not).
 
 Only the database's owner (or a superuser) may change its settings: for any other role
-the revision changes nothing and says so in the log. The downgrade removes the setting.
+(a NOINHERIT member of the owner role too) the revision changes nothing and says so in the
+log. The downgrade removes the setting.
 SQLite has no JIT: nothing to do there.
 
 Revision ID: 0022
@@ -25,18 +26,17 @@ down_revision: str | None = "0021"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-# Change the current database's jit setting (SET or RESET) when the role may.
+# Change the current database's jit setting (SET or RESET) when the role may: its owner, a
+# member of the owner role that inherits its privileges, or a superuser. The statement
+# itself decides, not a test of membership first: a NOINHERIT member of the owner role is a
+# member (pg_has_role … 'MEMBER') that ALTER DATABASE refuses all the same.
 _SETTING = """
 DO $$
 BEGIN
-  IF pg_catalog.pg_has_role(current_user, (SELECT datdba FROM pg_catalog.pg_database
-                                           WHERE datname = current_database()), 'MEMBER')
-  THEN
-    EXECUTE pg_catalog.format('ALTER DATABASE %I {change}', current_database());
-  ELSE
-    RAISE NOTICE 'jit left as it is: only the owner of database % may change it',
-      current_database();
-  END IF;
+  EXECUTE pg_catalog.format('ALTER DATABASE %I {change}', current_database());
+EXCEPTION WHEN insufficient_privilege THEN
+  RAISE NOTICE 'jit left as it is: only the owner of database % may change it',
+    current_database();
 END
 $$
 """

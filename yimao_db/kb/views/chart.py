@@ -5,7 +5,7 @@ A chart is the row of ``v_reading`` with the rows of four views beside it, its
 the signs (``v_reading_sign``) and the changed hexagram's lines
 (``v_reading_changed_line``) and the 用神 with its chain
 (``v_reading_use``). :func:`chart_rows_source` writes ``yimao_db/chart_rows.py``
-from the declarations of those views: one frozen dataclass per view with one field per
+from the declarations of those views: one NamedTuple per view with one field per
 column (``reading_id`` left out of the parts), typed by the column's kind, the columns each
 view is read by, and the names of the flag and list columns. ``yimao cast`` reads a chart
 through that module without loading the declarations; ``python -m
