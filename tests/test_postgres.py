@@ -271,21 +271,36 @@ def test_the_database_and_every_yimao_session_run_without_jit(
 
 
 def test_a_role_that_does_not_own_the_database_builds_it_leaving_jit_alone(
-    pg_empty_db: str,
+    capsys: pytest.CaptureFixture[str], pg_empty_db: str
 ) -> None:
     """Only the owner may change a database's settings: another role that may create the
-    tables builds it all the same, and the database keeps the server's jit."""
-    from yimao_db.building import build
-
+    tables builds it all the same, the database keeps the server's jit, and every build says
+    so in a note until the sessions start without it: the role's own setting, or the
+    database's once its owner sets it as the note says."""
     url = make_url(pg_empty_db)
     role = f"yimao_builder_{uuid.uuid4().hex[:8]}"
+    builder = url.set(username=role, password="change-me").render_as_string(hide_password=False)
     admin = create_engine(url, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
         conn.exec_driver_sql(f"CREATE ROLE \"{role}\" LOGIN PASSWORD 'change-me'")
         conn.exec_driver_sql(f'GRANT ALL ON SCHEMA public TO "{role}"')
     try:
-        build(url.set(username=role, password="change-me"))
+        code, out, err = run(capsys, "build", "--db", builder)
+        assert code == 0 and "created schema at revision" in out
+        assert err.startswith("note: jit stays on for other clients of this database")
+        assert err.count("\n") == 1 and "ALTER DATABASE" in err
         assert _jit(pg_empty_db)[1] == []
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'ALTER ROLE "{role}" SET jit = off')
+        assert run(capsys, "build", "--db", builder)[2] == ""
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'ALTER ROLE "{role}" RESET jit')
+        # the owner's build at head runs no revision: the note again, until it does as told
+        assert run(capsys, "build", "--db", pg_empty_db)[2] == err
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'ALTER DATABASE "{url.database}" SET jit = off')
+        assert run(capsys, "build", "--db", pg_empty_db)[2] == ""
+        assert _jit(pg_empty_db) == ("off", ["jit=off"])
     finally:
         with admin.connect() as conn:
             conn.exec_driver_sql(f'DROP OWNED BY "{role}"')

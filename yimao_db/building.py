@@ -214,6 +214,7 @@ class BuildReport:
     report: seeding.SyncReport
     seconds: float
     mended: int = 0  # readings whose derived rows were rewritten
+    notes: tuple[str, ...] = ()  # what the user should know about the database built
 
     def describe(self, where: str) -> str:
         if self.before is None:
@@ -261,8 +262,10 @@ def build(db: str | URL | None = None, *, mend: bool = False) -> BuildReport:
             if failed:
                 lines = [f"{name}: {rows}" for name, rows in failed]
                 raise SeedCheckFailed("SQL invariants failed:\n  " + "\n  ".join(lines))
+            notes = tuple(n for n in (dialect.jit_note(conn),) if n is not None)
             _still_in_transaction(conn, "before the commit")
             _test_kill("invariants")
     finally:
         engine.dispose()
-    return BuildReport(before, head_revision(), report, time.perf_counter() - started, mended)
+    seconds = time.perf_counter() - started
+    return BuildReport(before, head_revision(), report, seconds, mended, notes)

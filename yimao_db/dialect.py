@@ -115,6 +115,33 @@ def postgresql_session() -> tuple[str, ...]:
     return ("SET jit = off",)
 
 
+def jit_note(conn: Connection) -> str | None:
+    """PostgreSQL, after a build: a note when other clients' new sessions of the database
+    would still compile plans with JIT (:func:`postgresql_session`): revision 0022 could not
+    set it for the database (the building role may not change its settings) and neither the
+    server nor the role turns it off. None when they run without it, and on SQLite."""
+    if backend(conn) != POSTGRESQL:
+        return None
+    database_off = conn.execute(
+        text(
+            "SELECT 1 FROM pg_catalog.pg_db_role_setting s JOIN pg_catalog.pg_database d"
+            " ON d.oid = s.setdatabase WHERE d.datname = current_database()"
+            " AND s.setrole = 0 AND 'jit=off' = ANY (s.setconfig)"
+        )
+    ).first()
+    # reset_val: this session's value before yimao's own SET (the server's, the role's)
+    started_off = conn.execute(
+        text("SELECT reset_val FROM pg_catalog.pg_settings WHERE name = 'jit'")
+    ).scalar()
+    if database_off is not None or started_off == "off":
+        return None
+    return (
+        "jit stays on for other clients of this database (psql, a reporting tool): "
+        "reports over many readings' signs take several times as long; its owner can run "
+        "ALTER DATABASE … SET jit = off (docs/interop.md)"
+    )
+
+
 def postgresql_reader_session() -> tuple[str, ...]:
     """Run once per new PostgreSQL reader connection, after :func:`postgresql_session`.
     Planning the chart views (some thirty joined tables) takes ~100 ms and running them

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from yimao_db import db as dbmod
 from yimao_db.commands import SubParsers, chart_format_options, db_option, out, terminal
@@ -16,6 +17,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     report = build(url, mend=args.mend)
     where = str(dbmod.sqlite_path(url) or url.render_as_string(hide_password=True))
     out(report.describe(where) + "\n")
+    for note in report.notes:
+        sys.stderr.write(f"note: {note}\n")
     return 0
 
 
