@@ -262,7 +262,7 @@ def build(db: str | URL | None = None, *, mend: bool = False) -> BuildReport:
             if failed:
                 lines = [f"{name}: {rows}" for name, rows in failed]
                 raise SeedCheckFailed("SQL invariants failed:\n  " + "\n  ".join(lines))
-            notes = tuple(n for n in (dialect.jit_note(conn),) if n is not None)
+            notes = tuple(n for n in (dialect.database_without_jit(conn),) if n is not None)
             _still_in_transaction(conn, "before the commit")
             _test_kill("invariants")
     finally:

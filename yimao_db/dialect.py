@@ -115,13 +115,42 @@ def postgresql_session() -> tuple[str, ...]:
     return ("SET jit = off",)
 
 
-def jit_note(conn: Connection) -> str | None:
-    """PostgreSQL, after a build: a note when other clients' new sessions of the database
-    would still compile plans with JIT (:func:`postgresql_session`): revision 0022 could not
-    set it for the database (the building role may not change its settings) and neither the
-    server nor the role turns it off. None when they run without it, and on SQLite."""
+# ALTER DATABASE … SET jit = off where the role may; a refusal is caught inside (the DO
+# block's own subtransaction), leaving the build's transaction as it was
+_JIT_OFF_FOR_DATABASE = """
+DO $$
+BEGIN
+  EXECUTE pg_catalog.format('ALTER DATABASE %I SET jit = off', current_database());
+EXCEPTION WHEN insufficient_privilege THEN
+  NULL;
+END
+$$
+"""
+
+
+def database_without_jit(conn: Connection) -> str | None:
+    """PostgreSQL, in a build: make other clients' new sessions of the database run without
+    JIT (:func:`postgresql_session`), as revision 0022 did, when they would not: a database
+    copied from a template or restored without its settings has lost it. The setting is the
+    database's, which only a role that may change its settings can set; for another, a note
+    to print, unless the server or the role already turns JIT off. None on SQLite."""
     if backend(conn) != POSTGRESQL:
         return None
+    if _sessions_without_jit(conn):
+        return None
+    conn.execute(text(_JIT_OFF_FOR_DATABASE))
+    if _sessions_without_jit(conn):
+        return None
+    return (
+        "jit stays on for other clients of this database (psql, a reporting tool): "
+        "reports over many readings' signs take several times as long; its owner can run "
+        "ALTER DATABASE … SET jit = off (docs/interop.md)"
+    )
+
+
+def _sessions_without_jit(conn: Connection) -> bool:
+    """Whether a new session of the database starts with jit off: the database's setting,
+    or this session's value before yimao's own SET (the server's or the role's)."""
     database_off = conn.execute(
         text(
             "SELECT 1 FROM pg_catalog.pg_db_role_setting s JOIN pg_catalog.pg_database d"
@@ -133,13 +162,7 @@ def jit_note(conn: Connection) -> str | None:
     started_off = conn.execute(
         text("SELECT reset_val FROM pg_catalog.pg_settings WHERE name = 'jit'")
     ).scalar()
-    if database_off is not None or started_off == "off":
-        return None
-    return (
-        "jit stays on for other clients of this database (psql, a reporting tool): "
-        "reports over many readings' signs take several times as long; its owner can run "
-        "ALTER DATABASE … SET jit = off (docs/interop.md)"
-    )
+    return database_off is not None or started_off == "off"
 
 
 def postgresql_reader_session() -> tuple[str, ...]:
