@@ -262,10 +262,11 @@ def build(db: str | URL | None = None, *, mend: bool = False) -> BuildReport:
             if failed:
                 lines = [f"{name}: {rows}" for name, rows in failed]
                 raise SeedCheckFailed("SQL invariants failed:\n  " + "\n  ".join(lines))
-            notes = tuple(n for n in (dialect.database_without_jit(conn),) if n is not None)
+            jit = dialect.database_without_jit(conn)  # PostgreSQL: a note, or None
             _still_in_transaction(conn, "before the commit")
             _test_kill("invariants")
     finally:
         engine.dispose()
     seconds = time.perf_counter() - started
+    notes = () if jit is None else (jit,)
     return BuildReport(before, head_revision(), report, seconds, mended, notes)
