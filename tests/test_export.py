@@ -51,7 +51,8 @@ def add_readings(db: str, tmp: Path) -> None:
     engine = writer_engine(db)
     try:
         with engine.begin() as conn:
-            conn.execute(text("UPDATE reading SET created_at = :t"), {"t": FIXED_CLOCK})
+            for table in ("reading", "reading_header"):  # and v_reading's copy (0023)
+                conn.execute(text(f"UPDATE {table} SET created_at = :t"), {"t": FIXED_CLOCK})
     finally:
         engine.dispose()
 

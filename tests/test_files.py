@@ -286,6 +286,7 @@ NOT_UTF8 = [  # every command that reads one of these tables meets text that is 
     "UPDATE name_alias SET canonical = CAST(X'E99D92FE' AS TEXT) WHERE alias IN ('乾', '青龍')",
     "UPDATE meta_table SET description = CAST(X'E4BDA0FF' AS TEXT)",
     "UPDATE reading SET question = CAST(X'C0' AS TEXT)",
+    "UPDATE reading_header SET question = CAST(X'C0' AS TEXT)",  # v_reading's copy
 ]
 MALFORMED = [
     "UPDATE sqlite_master SET sql = 'CREATE TABLE reading(' WHERE name = 'reading'",

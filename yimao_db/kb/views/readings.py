@@ -12,12 +12,13 @@ How these are written (docs/performance.md has the figures):
   reading; LEFT JOINs keep that order on SQLite (which never moves a LEFT JOIN operand
   before the tables written to its left) and let it drop the joins a query does not use.
 - A still line's changed-line lookups have a NULL key and cost nothing.
-- Two of the views read derived tables (:mod:`yimao_db.kb.derived`): ``v_reading`` reads the
-  columns the rule tables give a reading from ``reading_header``, and ``v_reading_hidden``
-  reads ``reading_hidden``. Each table stores, for every reading, the rows of a private
-  view that stays the definition (``v_reading_header_computed``,
-  ``v_reading_hidden_computed``): SQLite looks up every join of a view under GROUP BY,
-  used or not, so an aggregate over all readings would pay some twenty lookups a reading.
+- Two of the views read derived tables (:mod:`yimao_db.kb.derived`): ``v_reading`` reads
+  every column but the journal's from ``reading_header`` (what the rule tables give a
+  reading, and the reading's own columns), and ``v_reading_hidden`` reads
+  ``reading_hidden``. Each table stores, for every reading, the rows of a private view
+  that stays the definition (``v_reading_header_computed``, ``v_reading_hidden_computed``):
+  SQLite looks up every join of a view under GROUP BY, used or not, so an aggregate over
+  all readings would pay some twenty lookups a reading.
   ``v_reading_line``, six rows a reading, stays a view: storing it would cost every write
   more than the import's speed allows (docs/performance.md).
 """
@@ -87,8 +88,8 @@ V_READING = View(
     "readings",
     "A reading's chart header: the moment, its void branches, primary and changed "
     "hexagrams, palace, generation, 互卦, 六衝/六合, the two bodies, the relatives of the "
-    "moment's branches and the matter asked about. What the rule tables give is stored per "
-    "reading in reading_header (the rows of v_reading_header_computed, which joins them).",
+    "moment's branches and the matter asked about. All but the journal's columns are stored "
+    "per reading in reading_header (the rows of v_reading_header_computed, which joins them).",
     (
         col("reading_id", "The reading", READING),
         col("question", "The question, verbatim", null=True),
@@ -232,47 +233,49 @@ V_READING = View(
         ),
     ),
     """
-SELECT h.reading_id, r.question, r.cast_at, r.tz,
-       r.year_gz, r.month_gz, r.day_gz, r.hour_gz,
+SELECT h.reading_id, h.question, h.cast_at, h.tz,
+       h.year_gz, h.month_gz, h.day_gz, h.hour_gz,
        h.void_branches, h.primary_king_wen, h.primary_name, h.changed_king_wen, h.changed_name,
        h.palace, h.moving_lines, h.nuclear_king_wen, h.is_liuchong, h.is_liuhe,
        h.generation_name, h.gua_shen, h.gua_shen_positions, h.shi_shen_line,
-       r.created_at, r.method, r.cast_input, r.month_branch, r.solar_term, r.half_year,
-       r.early_rat, r.najia_variant, h.primary_bits, h.changed_bits,
+       h.created_at, h.method, h.cast_input, h.month_branch, h.solar_term, h.half_year,
+       h.early_rat, h.najia_variant, h.primary_bits, h.changed_bits,
        h.primary_short_name, h.changed_short_name,
-       h.year_relative, h.month_relative, h.day_relative, h.hour_relative, r.matter,
+       h.year_relative, h.month_relative, h.day_relative, h.hour_relative, h.matter,
        o.verdict AS outcome, o.happened_on AS outcome_on,
-       (SELECT COUNT(*) FROM reading_note n WHERE n.reading_id = r.id) AS note_count,
-       (SELECT COUNT(*) FROM reading_tag t WHERE t.reading_id = r.id) AS tag_count,
+       (SELECT COUNT(*) FROM reading_note n WHERE n.reading_id = h.reading_id) AS note_count,
+       (SELECT COUNT(*) FROM reading_tag t WHERE t.reading_id = h.reading_id) AS tag_count,
        h.changed_palace, h.changed_generation_name, h.nuclear_name,
-       r.cast_utc, h.sun_mansion, h.moon_mansion, h.all_moving_name
+       h.cast_utc, h.sun_mansion, h.moon_mansion, h.all_moving_name
 FROM reading_header h  -- its reading_id is the view's: ORDER BY reading_id walks its key
-CROSS JOIN reading r  -- after h on SQLite: r is then read in id order
-LEFT JOIN reading_outcome o ON o.reading_id = r.id
-WHERE r.id = h.reading_id
+LEFT JOIN reading_outcome o ON o.reading_id = h.reading_id
 """,
 )
 
-# The columns of v_reading stored in the derived table reading_header (yimao_db.kb.derived):
-# everything the rule tables give a reading. The reading's own columns and the journal's
-# (outcome, note and tag counts) are read from their tables by v_reading itself.
-HEADER_COLUMNS = (
-    "void_branches", "primary_king_wen", "primary_name", "changed_king_wen", "changed_name",
-    "palace", "moving_lines", "nuclear_king_wen", "is_liuchong", "is_liuhe", "generation_name",
-    "gua_shen", "gua_shen_positions", "shi_shen_line", "primary_bits", "changed_bits",
-    "primary_short_name", "changed_short_name", "year_relative", "month_relative",
-    "day_relative", "hour_relative", "changed_palace", "changed_generation_name",
-    "nuclear_name", "sun_mansion", "moon_mansion", "all_moving_name",
+# The columns of v_reading that are the journal's: read by v_reading itself from the journal's
+# tables, which change after the cast. Every other column is stored in the derived table
+# reading_header (yimao_db.kb.derived): what the rule tables give a reading and, since
+# revision 0023, the reading's own columns, so that v_reading reads one table and a count
+# or facet over all readings needs no lookup of `reading` (SQLite keeps every join of a view
+# under GROUP BY). The reading's own columns follow the others, as 0023 added them.
+JOURNAL_COLUMNS = ("outcome", "outcome_on", "note_count", "tag_count")
+READING_COLUMNS = (
+    "question", "cast_at", "tz", "year_gz", "month_gz", "day_gz", "hour_gz", "created_at",
+    "method", "cast_input", "month_branch", "solar_term", "half_year", "early_rat",
+    "najia_variant", "matter", "cast_utc",
 )  # fmt: skip
+_STORED = tuple(
+    c for c in V_READING.columns if c.name not in JOURNAL_COLUMNS + READING_COLUMNS
+) + tuple(c for c in V_READING.columns if c.name in READING_COLUMNS)
 
 V_READING_HEADER_COMPUTED = View(
     "v_reading_header_computed",
     "readings",
-    "The definition of the columns of v_reading that the rule tables give: computed by "
-    "joining them for each reading. The table reading_header stores its rows for every "
-    "reading (written with the reading; yimao check compares the two); v_reading reads the "
-    "table.",
-    tuple(c for c in V_READING.columns if c.name == "reading_id" or c.name in HEADER_COLUMNS),
+    "The definition of the columns of v_reading but the journal's: what the rule tables give "
+    "a reading, computed by joining them, then the reading's own columns. The table "
+    "reading_header stores its rows for every reading (written with the reading; yimao check "
+    "compares the two); v_reading reads the table.",
+    _STORED,
     """
 SELECT r.id AS reading_id,
        d.void_first || d.void_second AS void_branches,
@@ -286,7 +289,10 @@ SELECT r.id AS reading_id,
        dr.relative AS day_relative, hr.relative AS hour_relative,
        c.palace AS changed_palace, cg.name AS changed_generation_name, n.name AS nuclear_name,
        LODGE_OF_SUN AS sun_mansion, LODGE_OF_MOON AS moon_mansion,
-       am.name AS all_moving_name
+       am.name AS all_moving_name,
+       r.question, r.cast_at, r.tz, r.year_gz, r.month_gz, r.day_gz, r.hour_gz, r.created_at,
+       r.method, r.cast_input, r.month_branch, r.solar_term, r.half_year, r.early_rat,
+       r.najia_variant, r.matter, r.cast_utc
 FROM reading r
 LEFT JOIN ganzhi d ON d.name = r.day_gz
 LEFT JOIN hexagram p ON p.king_wen = r.primary_kw
