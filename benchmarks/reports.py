@@ -72,6 +72,10 @@ NATURAL: tuple[tuple[str, float], ...] = (
     ("SELECT generation_name, count(*) FROM v_reading GROUP BY 1", 3),
     ("SELECT day_relative, count(*) FROM v_reading GROUP BY 1", 3),
     ("SELECT outcome, count(*) FROM v_reading GROUP BY 1", 3),
+    # two columns, and filters: SQLite may read a facet's index and look up each row it finds
+    ("SELECT palace, primary_name, count(*) FROM v_reading GROUP BY 1, 2", 3),
+    ("SELECT count(*) FROM v_reading WHERE palace = '乾' AND is_liuchong = 1", 3),
+    ("SELECT count(*) FROM v_reading WHERE day_gz = '甲子'", 3),
     (
         "SELECT count(DISTINCT reading_id) FROM v_reading_line "
         "WHERE relative = '妻財' AND is_void = 1",
