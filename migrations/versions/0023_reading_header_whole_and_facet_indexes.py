@@ -1,5 +1,5 @@
 """v_reading reads one table: reading_header stores the reading's own columns too, and the
-default facets of v_reading have indexes.
+default facets of v_reading and v_reading_hidden have indexes.
 
 ``v_reading`` joined ``reading_header`` with ``reading`` for the reading's own columns (its
 question, moment, pillars, method). SQLite keeps every join of a view under GROUP BY, so a
@@ -9,8 +9,8 @@ for its groups: each of the three default facets of its page in ``yimao serve`` 
 reading's own columns too (appended, in v_reading's order), filled from its definition
 ``v_reading_header_computed``, which selects them; ``v_reading`` reads ``reading_header``
 and the journal's tables only. The columns its page facets by default have indexes on
-``reading_header`` (palace, generation_name, primary_name), so a facet reads an index in
-order instead of sorting; two of them hold a second column grouped with the first (a
+``reading_header`` (palace, generation_name, primary_name), and so has v_reading_hidden's
+(``reading_hidden.relative``), so a facet reads an index in order instead of sorting; two of them hold a second column grouped with the first (a
 palace's generations; a hexagram's name and key, which ``yimao stats --by hexagram`` groups
 by). The public view keeps its columns
 and rows.
@@ -139,11 +139,12 @@ READING_COLUMNS = (
         "given as pillars",
     ),
 )
-# (table, columns): an index led by each default facet of v_reading
+# (table, columns): an index led by each default facet of v_reading and v_reading_hidden
 FACETS = (
     ("reading_header", ("palace", "generation_name")),
     ("reading_header", ("generation_name",)),
     ("reading_header", ("primary_name", "primary_king_wen")),
+    ("reading_hidden", ("relative",)),
 )
 
 
