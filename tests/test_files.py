@@ -383,3 +383,67 @@ def test_reading_the_header_keeps_the_locks_this_process_holds(tmp_path: Path) -
         assert done.stdout.strip() == "database is locked"
     finally:
         con.close()
+
+
+# --- readers of a WAL database ------------------------------------------------------------
+
+READERS = [
+    ["show", "乾"],
+    ["reading", "1"],
+    ["readings"],
+    ["stats", "--by", "hexagram"],
+    ["schema", "hexagram"],
+    ["export-metadata"],
+    ["sql", "SELECT COUNT(*) FROM reading"],
+    ["check"],
+]
+
+
+def wal_copy(template: Path, db: Path) -> Path:
+    copy_db(template, db)
+    assert db.read_bytes()[18:20] == b"\x02\x02"  # the header says WAL, as a build leaves it
+    return db
+
+
+def test_a_reader_leaves_nothing_beside_a_wal_database(template: Path, tmp_path: Path) -> None:
+    """A read-only connection to a WAL database makes its -wal and -shm files and cannot
+    remove them; the command removes them as it ends, the file untouched."""
+    db = wal_copy(template, tmp_path / "j.db")
+    before = state(tmp_path)
+    for argv in READERS:
+        code, _out, err = cli(*argv, "--db", str(db))
+        assert (code, err) == (0, ""), (argv, err)
+        assert state(tmp_path) == before, argv
+
+
+def test_a_truncated_wal_database_is_refused_and_left_alone(template: Path, tmp_path: Path) -> None:
+    data = wal_copy(template, tmp_path / "whole.db").read_bytes()
+    db = tmp_path / "cut.db"
+    db.write_bytes(data[: len(data) // 2])
+    before = state(tmp_path)
+    for argv in READERS:
+        code, out, err = cli(*argv, "--db", str(db))
+        if argv == ["check"]:
+            assert code == 1 and "integrity: the file is damaged" in out, (out, err)
+        else:
+            assert f"the database file {db} is damaged" in one_error_line(code, out, err), argv
+        assert state(tmp_path) == before, argv
+
+
+def test_the_files_another_connection_uses_stay(template: Path, tmp_path: Path) -> None:
+    """Another connection opened after the reader made the files (a server, another
+    process): SQLite keeps the files while it is open, and it reads on."""
+    from yimao_db import db as dbmod
+
+    db = wal_copy(template, tmp_path / "j.db")
+    engine = dbmod.reader_engine(str(db))
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql("SELECT COUNT(*) FROM reading").scalar() == 1
+    other = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        assert other.execute("SELECT COUNT(*) FROM reading").fetchone() == (1,)
+        dbmod.tidy_side_files()
+        assert all(Path(f"{db}{side}").exists() for side in ("-wal", "-shm"))
+        assert other.execute("SELECT COUNT(*) FROM reading_line").fetchone() == (6,)
+    finally:
+        other.close()

@@ -102,6 +102,26 @@ def make_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _run(argv)
+    finally:
+        _tidy()
+
+
+def _tidy() -> None:
+    """Remove the ``-wal``/``-shm`` files the command's readers made beside a WAL database
+    (:func:`yimao_db.db.tidy_side_files`): a command leaves no file it did not mean to write.
+    Nothing to do, and nothing imported, for a command that opened no database."""
+    dbmod = sys.modules.get("yimao_db.db")
+    if dbmod is None:
+        return
+    try:
+        dbmod.tidy_side_files()
+    except (Exception, KeyboardInterrupt):  # tidying is best effort; the command is done
+        pass
+
+
+def _run(argv: Sequence[str] | None) -> int:
     args: argparse.Namespace | None = None
     try:
         if argv is None:

@@ -27,14 +27,18 @@ file holds changes that were never committed until SQLite plays the journal back
 needs write access. Such a file is never read as immutable (that would show the uncommitted
 changes as stored); a writer rolls it back before its preflight, and a reader that cannot
 says so in plain words (:func:`recovery_error`). So does a reader that cannot read a WAL
-file's log for want of a ``-shm`` file it may not create.
+file's log for want of a ``-shm`` file it may not create. The ``-wal`` and ``-shm`` files a
+reader makes beside a WAL database that had none are removed as the command ends
+(:func:`tidy_side_files`).
 """
 
 from __future__ import annotations
 
+import atexit
 import os
 import sqlite3
 import stat
+import weakref
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -473,12 +477,66 @@ def reader_engine(db: str | URL | None = None) -> Engine:
             raise DatabaseError(f"cannot read the database {path}: permission denied")
         target = _readonly_uri(path) if path is not None else ":memory:"
         engine = create_engine(URL.create("sqlite", database=target, query={"uri": "true"}))
+        if path is not None and "immutable=1" not in target:
+            _tidy_at_exit(path, engine)
         _install_sqlite_hooks(engine, readonly=True, path=path)
         return engine
     engine = create_engine(url, pool_pre_ping=True, **dialect.postgresql_reader_options())
     _on_connect(engine, (*dialect.postgresql_session(), *dialect.postgresql_reader_session()))
     dialect.postgresql_end_reads_with_commit(engine)
     return engine
+
+
+# files whose -wal and -shm a reader of this process is the first to make, with the readers'
+# engines: removed at exit
+_TIDY: dict[Path, weakref.WeakSet[Engine]] = {}
+
+
+def _tidy_at_exit(path: Path, engine: Engine) -> None:
+    """Remember ``path`` for :func:`tidy_side_files` if it is a WAL database with neither a
+    ``-wal`` nor a ``-shm`` file beside it: a reader (``mode=ro``) makes both, and being
+    read-only it cannot remove them when it closes, as a writer's last connection does."""
+    if path in _TIDY:
+        _TIDY[path].add(engine)
+        return
+    if _beside(path, "-wal").exists() or _beside(path, "-shm").exists():
+        return
+    try:
+        header = _header(path)
+    except DatabaseError:
+        return  # the reader says why in a moment
+    if header[18:20] == b"\x02\x02":
+        if not _TIDY:
+            atexit.register(tidy_side_files)
+        _TIDY[path] = weakref.WeakSet([engine])
+
+
+def tidy_side_files() -> None:
+    """Remove the ``-wal`` and ``-shm`` files this process's readers made beside a WAL
+    database that had none (also when the file turned out damaged), the way SQLite does it:
+    the readers' engines are disposed, and a connection that may write reads the header and
+    closes; the last connection to close checkpoints and deletes both files. It copies
+    nothing into the file, as the log our readers made is empty (a log that is not, a
+    writer's, is left to its writer), and where another connection is still open — a
+    server's, another process's — SQLite keeps both files. A file this user may not write
+    keeps them (the documented limit)."""
+    while _TIDY:
+        path, engines = _TIDY.popitem()
+        for engine in list(engines):
+            engine.dispose()
+        wal = _beside(path, "-wal")
+        try:
+            if wal.stat().st_size != 0 or not os.access(path, os.W_OK):
+                continue
+            con = sqlite3.connect(f"file:{quote(str(path))}?mode=rw", uri=True, timeout=0)
+        except (OSError, sqlite3.Error):
+            continue
+        try:
+            con.execute("PRAGMA schema_version").fetchone()
+        except (sqlite3.Error, UnicodeDecodeError):
+            pass  # a damaged file: SQLite still removes the files as the connection closes
+        finally:
+            con.close()
 
 
 def _on_connect(engine: Engine, statements: Sequence[str]) -> None:
