@@ -25,6 +25,9 @@ How these are written (docs/performance.md has the figures):
 
 from __future__ import annotations
 
+import textwrap
+from collections.abc import Iterable
+
 from yimao_db.kb.rules.sign_family import lodge_at_cast
 from yimao_db.kb.views.base import (
     BITS,
@@ -259,14 +262,24 @@ LEFT JOIN reading_outcome o ON o.reading_id = h.reading_id
 # or facet over all readings needs no lookup of `reading` (SQLite keeps every join of a view
 # under GROUP BY). The reading's own columns follow the others, as 0023 added them.
 JOURNAL_COLUMNS = ("outcome", "outcome_on", "note_count", "tag_count")
-READING_COLUMNS = (
+OWN_COLUMNS = (
     "question", "cast_at", "tz", "year_gz", "month_gz", "day_gz", "hour_gz", "created_at",
     "method", "cast_input", "month_branch", "solar_term", "half_year", "early_rat",
     "najia_variant", "matter", "cast_utc",
 )  # fmt: skip
 _STORED = tuple(
-    c for c in V_READING.columns if c.name not in JOURNAL_COLUMNS + READING_COLUMNS
-) + tuple(c for c in V_READING.columns if c.name in READING_COLUMNS)
+    c for c in V_READING.columns if c.name not in JOURNAL_COLUMNS + OWN_COLUMNS
+) + tuple(c for c in V_READING.columns if c.name in OWN_COLUMNS)
+
+
+def _wrapped(items: Iterable[str]) -> str:
+    """``items`` as a select list: joined by commas, in lines of at most 100 characters
+    indented like the SQL around them (whose text indents the first)."""
+    indent = " " * 7
+    return textwrap.fill(
+        ", ".join(items), 100, initial_indent=indent, subsequent_indent=indent
+    ).lstrip()
+
 
 V_READING_HEADER_COMPUTED = View(
     "v_reading_header_computed",
@@ -290,9 +303,7 @@ SELECT r.id AS reading_id,
        c.palace AS changed_palace, cg.name AS changed_generation_name, n.name AS nuclear_name,
        LODGE_OF_SUN AS sun_mansion, LODGE_OF_MOON AS moon_mansion,
        am.name AS all_moving_name,
-       r.question, r.cast_at, r.tz, r.year_gz, r.month_gz, r.day_gz, r.hour_gz, r.created_at,
-       r.method, r.cast_input, r.month_branch, r.solar_term, r.half_year, r.early_rat,
-       r.najia_variant, r.matter, r.cast_utc
+       READING_OWN
 FROM reading r
 LEFT JOIN ganzhi d ON d.name = r.day_gz
 LEFT JOIN hexagram p ON p.king_wen = r.primary_kw
@@ -314,7 +325,9 @@ LEFT JOIN element_relation hr ON hr.me = pt.element AND hr.other = hb.element
 LEFT JOIN generation cg ON cg.ordinal = c.generation
 LEFT JOIN hexagram n ON n.king_wen = hp.nuclear_king_wen
 LEFT JOIN all_moving am ON am.king_wen = r.primary_kw AND am.mask = r.moving_mask
-""".replace("LODGE_OF_SUN", lodge_at_cast("'日'")).replace("LODGE_OF_MOON", lodge_at_cast("'月'")),
+""".replace("LODGE_OF_SUN", lodge_at_cast("'日'"))
+    .replace("LODGE_OF_MOON", lodge_at_cast("'月'"))
+    .replace("READING_OWN", _wrapped(f"r.{name}" for name in OWN_COLUMNS)),
     public=False,
 )
 
