@@ -148,6 +148,42 @@ def test_a_change_of_subject_rewrites_the_readings_roles(fresh_db: str) -> None:
     assert differences(fresh_db) == []
 
 
+def test_a_definition_is_skipped_only_where_no_reading_has_what_it_needs(
+    fresh_db: str, tmp_path: Path
+) -> None:
+    """``Derived.needs``: a write of readings that all lack the column skips the definition.
+    Sound only if the definition gives no row to a reading without it, on readings with and
+    without it, batches of either kind and of both; the rows equal the definition's."""
+    subjects = ["", "妻財", "", "", "官鬼", "", "", "", "", ""]
+    rows = [
+        [*row[:3], row[3], "", about] for row, about in zip(many_rows(10), subjects, strict=True)
+    ]
+    header = "lines,at,tz,question,matter,about\n"
+    body = "".join(",".join(f'"{v}"' for v in row) + "\n" for row in rows)
+    mixed = import_file(write(tmp_path / "mixed.csv", header + body), fresh_db)
+    none = import_file(
+        write(tmp_path / "none.csv", header + body.replace("妻財", "").replace("官鬼", "")),
+        fresh_db,
+    )
+    alone = cast("789678", at="2026-11-30T09:15", about="兄弟", db=fresh_db)
+    assert [d.needs for d in derived.DERIVED] == [None, None, "about"]
+    with reading(fresh_db) as conn:
+        for d in derived.DERIVED:
+            if d.needs is None:
+                continue
+            lacking = conn.execute(
+                text(
+                    f"SELECT COUNT(*) FROM {d.definition} x JOIN reading r ON r.id = x.reading_id"
+                    f" WHERE r.{d.needs} IS NULL"
+                )
+            )
+            assert lacking.scalar_one() == 0, d
+            having = conn.execute(text(f"SELECT DISTINCT reading_id FROM {d.table} ORDER BY 1"))
+            assert [r[0] for r in having] == [mixed[1], mixed[4], alone], d
+    assert len(none) == 10
+    assert differences(fresh_db) == []
+
+
 @pytest.mark.sqlite_only
 def test_yimao_check_names_a_reading_whose_derived_rows_were_changed(
     sqlite_template: Path, tmp_path: Path

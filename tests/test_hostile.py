@@ -755,6 +755,10 @@ REVIEWED = {
         "a derived table and its definition's name from the registry DERIVED and a fixed "
         "WHERE; the reading ids are bound"
     ),
+    ("kb/derived.py", "SELECT 1 FROM reading WHERE id BETWEEN :a AND :b AND {column}"): (
+        "the column a derived table's definition needs, from the registry DERIVED; the ids "
+        "are bound"
+    ),
     ("kb/derived.py", "SELECT reading_id, MAX(n), MIN(n) FROM (SELECT {select}"): (
         "a derived table, its definition's name and its columns (the view's declaration) from "
         "the registry DERIVED; the reading ids are bound"

@@ -49,12 +49,18 @@ class Derived(NamedTuple):
     table: str  # the stored rows
     definition: str  # the private view they are the rows of
     view: str  # the public view that reads them
+    # a column of `reading` without which the definition gives a reading no rows (every arm
+    # of its SQL joins on it): a write of readings that all lack it skips the definition,
+    # whose statement costs a cast more to plan than to run. `yimao check` still compares
+    # every reading's rows with the definition, so a definition that stopped needing it
+    # would be reported, not hidden.
+    needs: str | None = None
 
 
 DERIVED: tuple[Derived, ...] = (
     Derived("reading_header", "v_reading_header_computed", "v_reading"),
     Derived("reading_hidden", "v_reading_hidden_computed", "v_reading_hidden"),
-    Derived("reading_use", "v_reading_use_computed", "v_reading_use"),
+    Derived("reading_use", "v_reading_use_computed", "v_reading_use", needs="about"),
 )
 
 # How many readings a comparison reads at once (a range of ids).
@@ -69,7 +75,18 @@ def write(conn: Connection, d: Derived, span: tuple[int, int] | None, *, replace
         where, bounds = "WHERE reading_id BETWEEN :a AND :b", {"a": span[0], "b": span[1]}
     if replace:
         conn.execute(text(f"DELETE FROM {d.table} {where}"), bounds)
+    if span is not None and d.needs is not None and not _any_with(conn, d.needs, span):
+        return  # none of these readings has what every row of the definition needs
     conn.execute(text(f"INSERT INTO {d.table} SELECT * FROM {d.definition} {where}"), bounds)
+
+
+def _any_with(conn: Connection, column: str, span: tuple[int, int]) -> bool:
+    """Whether a reading of ``span`` (first, last id) has a value in ``column``."""
+    found = conn.execute(
+        text(f"SELECT 1 FROM reading WHERE id BETWEEN :a AND :b AND {column} IS NOT NULL LIMIT 1"),
+        {"a": span[0], "b": span[1]},
+    )
+    return found.first() is not None
 
 
 def insert_range(conn: Connection, first: int, last: int) -> None:
