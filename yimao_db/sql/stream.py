@@ -351,7 +351,11 @@ class _Reader:
     def rows(self, first: list[tuple[Any, ...]]) -> Iterator[tuple[Any, ...]]:
         batch = first
         while batch:
-            yield from batch
+            for row in batch:
+                if self.runner.stopping.is_set():
+                    break  # stopped (the memory): the rest of the batch is dropped unwritten
+                yield row
+            batch = []
             kind, value = self.next()
             batch = value if kind == "rows" else []
 
