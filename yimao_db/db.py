@@ -182,6 +182,12 @@ def _header(path: Path) -> bytes:
         raise DatabaseError(f"cannot read the database {path}: {exc.strerror or exc}") from None
 
 
+def _is_wal(header: bytes) -> bool:
+    """Whether the file's header (its first 100 bytes) says it is in WAL mode: the read and
+    write format versions, bytes 18 and 19, are 2."""
+    return header[18:20] == b"\x02\x02"
+
+
 def _table_names(path: Path, header: bytes) -> set[str]:
     """The tables of the SQLite file at ``path``, read without writing anything beside it.
 
@@ -189,8 +195,7 @@ def _table_names(path: Path, header: bytes) -> set[str]:
     no ``-wal`` (no writer at work) the file is read as immutable instead.
     """
     uri = f"file:{quote(str(path))}?mode=ro"
-    wal_mode = header[18:20] == b"\x02\x02"
-    if wal_mode and not _beside(path, "-wal").exists() and hot_journal(path) is None:
+    if _is_wal(header) and not _beside(path, "-wal").exists() and hot_journal(path) is None:
         uri += "&immutable=1"
     try:
         con = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
@@ -505,7 +510,7 @@ def _tidy_at_exit(path: Path, engine: Engine) -> None:
         header = _header(path)
     except DatabaseError:
         return  # the reader says why in a moment
-    if header[18:20] == b"\x02\x02":
+    if _is_wal(header):
         if not _TIDY:
             atexit.register(tidy_side_files)
         _TIDY[path] = weakref.WeakSet([engine])

@@ -355,7 +355,7 @@ class _Reader:
                 if self.runner.stopping.is_set():
                     break  # stopped (the memory): the rest of the batch is dropped unwritten
                 yield row
-            batch = []
+            batch = []  # let go of its rows while waiting for the next batch
             kind, value = self.next()
             batch = value if kind == "rows" else []
 
