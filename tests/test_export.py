@@ -3,22 +3,34 @@
 from __future__ import annotations
 
 import csv
+import errno
 import hashlib
 import io
 import json
+import os
+import random
 import sys
+import tracemalloc
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import run
 from sqlalchemy import inspect, text
 
+from yimao_db import export as yimao_export
 from yimao_db import readings
 from yimao_db.building import build
 from yimao_db.cli import main
 from yimao_db.db import reader_engine, writer_engine
-from yimao_db.export import READING_TABLES, csv_cell, normalise, parquet_available
+from yimao_db.export import (
+    DEFINITIONS,
+    READING_TABLES,
+    export,
+    normalise,
+    parquet_available,
+)
 from yimao_db.importing import import_file
 from yimao_db.kb.schema import metadata
 
@@ -62,7 +74,7 @@ def expected_files(db: str, ext: str) -> set[str]:
     try:
         with engine.connect() as conn:
             insp = inspect(conn)
-            views = {v for v in insp.get_view_names() if v.startswith("v_")}
+            views = {v for v in insp.get_view_names() if v.startswith("v_")} - DEFINITIONS
             tables = {
                 t
                 for t in insp.get_table_names()
@@ -102,6 +114,9 @@ def test_csv_export_has_every_view_and_reference_table(
     ):
         assert required in names
     assert "reading.csv" not in names and "reading_line.csv" not in names
+    # nor the rows stored from them (the derived tables), nor those tables' definitions
+    assert not {"reading_header.csv", "reading_hidden.csv", "reading_use.csv"} & names
+    assert not {"v_reading_header_computed.csv", "v_reading_use_computed.csv"} & names
     assert out.startswith(f"{out_dir}: wrote {len(names) - 1} csv files (")
     for path in out_dir.glob("*.csv"):
         with path.open(encoding="utf-8", newline="") as f:
@@ -152,10 +167,6 @@ def test_a_new_reading_changes_only_the_reading_views(fresh_db: str, tmp_path: P
         "v_reading_nuclear.csv",
         "v_reading_sign.csv",
         "v_reading_changed_line.csv",
-        "v_reading_header_computed.csv",  # the derived tables' definitions
-        "v_reading_hidden_computed.csv",
-        "reading_header.csv",  # and the derived tables
-        "reading_hidden.csv",
         "README.md",  # the row counts
     }
 
@@ -199,7 +210,14 @@ def test_normalise() -> None:
     assert normalise(Decimal("NaN")) == "NaN"
     assert normalise(b"\x01\xff") == "01ff"
     assert normalise("甲") == "甲"
-    assert [csv_cell(v) for v in (None, 1, 0.1, "x")] == ["", "1", "0.1", "x"]
+
+
+def test_a_csv_cell_of_each_kind_of_value(tmp_path: Path) -> None:
+    values = (None, 1, 0.1, "x", Decimal("2.50"), True, 2.5e-7, float("inf"), 'a,"b')
+    path = tmp_path / "cells.csv"
+    assert yimao_export.WRITERS["csv"](path, ["c"], [[normalise(v) for v in values]]) == 1
+    cells = ',1,0.1,x,2.5,1,2.5e-07,Infinity,"a,""b"'
+    assert path.read_text(encoding="utf-8") == f"c\n{cells}\n"
 
 
 def test_parquet(capsys: pytest.CaptureFixture[str], built_db: str, tmp_path: Path) -> None:
@@ -331,3 +349,80 @@ def test_types_check_with_pyarrow_installed(tmp_path: Path) -> None:
             text=True,
         )
         assert done.returncode == 0, done.stdout + done.stderr
+
+
+def _casts(path: Path, n: int, seed: int) -> Path:
+    """``n`` random casts at random minutes, as a file for ``yimao import``."""
+    rng = random.Random(seed)
+    lines = ["lines,at,tz"]
+    for _ in range(n):
+        cast = "".join(rng.choice("6789") for _ in range(6))
+        at = f"{rng.randint(1902, 2098)}-{rng.randint(1, 12):02}-{rng.randint(1, 28):02}"
+        lines.append(f"{cast},{at}T{rng.randint(0, 23):02}:{rng.randint(0, 59):02},Asia/Shanghai")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _peak(target: Path, db: str) -> int:
+    """The most memory Python held at once during an export (tracemalloc)."""
+    tracemalloc.start()
+    try:
+        export(target, "csv", db)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_export_streams_its_files_in_constant_memory(fresh_db: str, tmp_path: Path) -> None:
+    """Each file is written as its rows are read: twice the readings, twice the largest
+    file, the same memory (an export that held a file in memory needed several times the
+    file's size)."""
+    import_file(_casts(tmp_path / "a.csv", 600, 1), db=fresh_db)
+    export(tmp_path / "warm", "csv", fresh_db)  # the modules and caches of a first export
+    small = _peak(tmp_path / "small", fresh_db)
+    import_file(_casts(tmp_path / "b.csv", 600, 2), db=fresh_db)
+    large = _peak(tmp_path / "large", fresh_db)
+    grown = (tmp_path / "large" / "v_reading_sign.csv").stat().st_size
+    assert grown > 1.9 * (tmp_path / "small" / "v_reading_sign.csv").stat().st_size
+    assert large < small + grown / 4, (small, large, grown)
+
+
+@pytest.mark.parametrize("existing", [False, True])
+def test_an_export_that_fails_part_way_leaves_the_directory_as_it_was(
+    fresh_db: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    existing: bool,
+) -> None:
+    """A full disk while writing a file: one line, exit 2, and nothing of the new export
+    anywhere: not in the directory (a new one is not created, an existing one keeps its
+    files byte for byte), not beside it (the staging directory is removed)."""
+    add_readings(fresh_db, tmp_path)
+    home = tmp_path / "home"
+    home.mkdir()
+    target = home / "out" / "export"
+    if existing:
+        target.mkdir(parents=True)
+        (target / "v_reading.csv").write_text("an older export\n", encoding="utf-8")
+    before = digest(target) if existing else None
+    real = yimao_export.WRITERS["csv"]
+
+    def fills_the_disk(path: Path, columns: Any, rows: Any) -> int:
+        if path.name == "v_reading_line.csv":
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(path, columns, rows)
+
+    monkeypatch.setitem(yimao_export.WRITERS, "csv", fills_the_disk)
+    code, out, err = run(capsys, "export", str(target), "--db", fresh_db)
+    assert (code, out) == (2, "")
+    assert err == "error: cannot write v_reading_line.csv: No space left on device\n"
+    if existing:
+        assert digest(target) == before
+        assert [p.name for p in target.iterdir()] == ["v_reading.csv"]
+    else:
+        assert not target.exists()
+    assert [p.name for p in home.iterdir()] == (["out"] if existing else [])
+    monkeypatch.setitem(yimao_export.WRITERS, "csv", real)
+    assert main(["export", str(target), "--db", fresh_db]) == 0
+    assert {p.name for p in target.iterdir()} == expected_files(fresh_db, "csv")

@@ -360,6 +360,10 @@ def test_read_only_file_system_writers_refuse(template: Path, shared_dir: Path) 
     [(code, output)] = run_cli([["build"]], db.parent / "new.db", prefix)
     assert code == 2 and "is not writable" in output
     assert not (db.parent / "new.db").exists()
+    # an export there is refused before a row is read, and leaves nothing (read by a reader)
+    [(code, output)] = run_cli([["export", str(db.parent / "out" / "x")]], db, prefix)
+    assert code == 2 and output.startswith(f"error: cannot write in {db.parent}: "), output
+    assert sorted(p.name for p in db.parent.iterdir()) == ["y.db"]
 
 
 def test_read_only_file_system_readers_work(template: Path, shared_dir: Path) -> None:

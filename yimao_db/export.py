@@ -1,26 +1,31 @@
 """``yimao export DIR``: every public view and reference table as files, for reports.
 
-One file per view (``v_*``) and per reference table (every table of the schema except the
-readings themselves, ``reading`` and ``reading_line``, whose charts are in the ``v_reading*``
-views): CSV with a header row, JSON Lines, or Parquet when pyarrow is installed. Rows are
-sorted by the primary key (tables) or by every column (views), text by the bytes of its
-UTF-8 encoding and NULLs first on both backends, so that the files of an unchanged
-database are byte-identical from one run to the next, and identical between SQLite and
-PostgreSQL. ``README.md`` documents the files: from the ``meta_table``/``meta_column`` rows
-when the database has them, else from the schema's table and column comments.
+One file per view (``v_*``, but the definitions of the derived tables, whose rows the public
+views give) and per reference table (every table of the schema but the readings themselves,
+``reading`` and ``reading_line``, and the derived tables stored from them: the charts are in
+the ``v_reading*`` views): CSV with a header row, JSON
+Lines, or Parquet when pyarrow is installed. Rows are sorted by the primary key (tables) or
+by every column (views), text by the bytes of its UTF-8 encoding and NULLs first on both
+backends, so that the files of an unchanged database are byte-identical from one run to the
+next, and identical between SQLite and PostgreSQL. ``README.md`` documents the files: from
+the ``meta_table``/``meta_column`` rows when the database has them, else from the schema's
+table and column comments.
 
 Everything is read in one read-only transaction: one consistent snapshot even while
-readings are being cast.
+readings are being cast. Each file is written as its rows arrive (CSV and JSON Lines in
+constant memory, whatever the number of readings) and put in place only when all are.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import importlib.util
-import io
 import json
 import math
 import os
+import secrets
+import shutil
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time
@@ -34,13 +39,17 @@ from sqlalchemy.engine import URL
 from yimao_db import dialect
 from yimao_db.db import reader_engine
 from yimao_db.errors import UsageError, shown
+from yimao_db.kb.derived import DERIVED
 
 FORMATS = ("csv", "jsonl", "parquet")
 EXTENSIONS = {"csv": "csv", "jsonl": "jsonl", "parquet": "parquet"}
 README = "README.md"
 
-# Rows users write; not reference data (their charts are exported through the v_reading* views).
-READING_TABLES = frozenset({"reading", "reading_line"})
+# Rows users write and the rows stored from them (the derived tables, each the rows of a
+# public view): not reference data; the readings are exported through the v_reading* views.
+READING_TABLES = frozenset({"reading", "reading_line", *(d.table for d in DERIVED)})
+# The private views that define the derived tables: the same rows as the public views.
+DEFINITIONS = frozenset(d.definition for d in DERIVED)
 
 
 def _non_finite(value: float) -> str:
@@ -82,15 +91,6 @@ def normalise(value: Any) -> Any:
     return str(value)
 
 
-def csv_cell(value: Any) -> str:
-    """A normalised value as CSV text: NULL is empty, floats in shortest round-trip form."""
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        return repr(value)
-    return str(value)
-
-
 @dataclass(frozen=True)
 class Source:
     """One exported table or view."""
@@ -112,6 +112,8 @@ def sources(conn: Connection) -> list[Source]:
     insp = inspect(conn)
     found: list[Source] = []
     for view in sorted(v for v in insp.get_view_names() if v.startswith("v_")):
+        if view in DEFINITIONS:
+            continue
         columns = insp.get_columns(view)
         order = ", ".join(dialect.sort_term(backend, c["name"], c["type"]) for c in columns)
         found.append(Source(view, "view", order))
@@ -134,35 +136,46 @@ class Exported:
     rows: int
 
 
-def _rows(conn: Connection, source: Source) -> tuple[list[str], Iterator[tuple[Any, ...]]]:
-    result = conn.execute(text(source.sql))
+# Rows fetched from the database at a time: a view of millions of rows streams through.
+FETCH = 2_000
+# The types :func:`normalise` returns unchanged (most values: checked once, fast).
+_AS_IS = frozenset({str, int, type(None)})
+
+
+def _rows(conn: Connection, source: Source) -> tuple[list[str], Iterator[list[Any]]]:
+    result = conn.execution_options(stream_results=True, yield_per=FETCH).execute(text(source.sql))
     columns = list(result.keys())
-    return columns, (tuple(normalise(v) for v in row) for row in result)
+    return columns, ([v if type(v) in _AS_IS else normalise(v) for v in row] for row in result)
 
 
-def _csv(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> tuple[bytes, int]:
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(columns)
+def _csv(path: Path, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> int:
     count = 0
-    for row in rows:
-        writer.writerow([csv_cell(v) for v in row])
-        count += 1
-    return buf.getvalue().encode("utf-8"), count
+    with path.open("w", encoding="utf-8", newline="") as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(columns)
+        write = writer.writerow  # of normalised values: None as an empty cell, a float by repr
+        for row in rows:
+            write(row)
+            count += 1
+    return count
 
 
-def _jsonl(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> tuple[bytes, int]:
-    lines = [
-        json.dumps(dict(zip(columns, row, strict=True)), ensure_ascii=False) + "\n" for row in rows
-    ]
-    return "".join(lines).encode("utf-8"), len(lines)
+def _jsonl(path: Path, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> int:
+    count = 0
+    with path.open("w", encoding="utf-8", newline="\n") as f:
+        for row in rows:
+            f.write(json.dumps(dict(zip(columns, row, strict=True)), ensure_ascii=False) + "\n")
+            count += 1
+    return count
 
 
 def parquet_available() -> bool:
     return importlib.util.find_spec("pyarrow") is not None
 
 
-def _parquet(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> tuple[bytes, int]:
+def _parquet(path: Path, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> int:
+    """A Parquet file's column types are decided by all of its values (a column of whole
+    numbers is int64, one with a fraction double): it holds the file's rows in memory."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -178,23 +191,15 @@ def _parquet(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> tuple[byt
         else:
             arrays.append(pa.array([None if v is None else str(v) for v in values], pa.string()))
     table = pa.Table.from_arrays(arrays, names=list(columns))
-    sink = io.BytesIO()
-    pq.write_table(table, sink, compression="zstd", write_statistics=True)
-    return sink.getvalue(), len(data)
+    pq.write_table(table, str(path), compression="zstd", write_statistics=True)
+    return len(data)
 
 
-WRITERS = {"csv": _csv, "jsonl": _jsonl, "parquet": _parquet}
-
-
-def _write(path: Path, content: bytes) -> None:
-    """Write atomically: a reader of the export never sees a half-written file."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        tmp.write_bytes(content)
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+WRITERS: dict[str, Callable[[Path, Sequence[str], Iterable[Sequence[Any]]], int]] = {
+    "csv": _csv,
+    "jsonl": _jsonl,
+    "parquet": _parquet,
+}
 
 
 def _meta(conn: Connection, names: set[str]) -> tuple[dict[str, str], dict[str, list[Any]]]:
@@ -281,7 +286,13 @@ def export(
     progress: Callable[[str, int, int], None] | None = None,
 ) -> list[Exported]:
     """Write the export into ``directory`` (created if missing); returns what was written.
-    ``progress(name, done, total)`` is called before each table or view is read."""
+    ``progress(name, done, total)`` is called before each table or view is read.
+
+    Each file is streamed to disk as its rows are read (csv and jsonl in constant memory),
+    into a hidden directory beside or inside ``directory``; only when every file is
+    complete do they take their places (``os.replace`` each, or one rename of the whole
+    directory when it is new). An export that fails part-way, or is interrupted, removes
+    what it wrote and leaves ``directory`` as it was."""
     if fmt not in FORMATS:
         raise UsageError(
             f"unknown export format {shown(fmt)}: expected one of {', '.join(FORMATS)}"
@@ -291,34 +302,80 @@ def export(
             "--format parquet needs pyarrow, which is not installed (pip install pyarrow); "
             "use --format csv or jsonl. Nothing was written."
         )
-    target = Path(directory)
+    target = Path(directory).absolute()
     if target.exists() and not target.is_dir():
-        raise UsageError(f"{target} exists and is not a directory")
+        raise UsageError(f"{directory} exists and is not a directory")
     engine = reader_engine(db)
+    staging: _Staging | None = None
     try:
         with engine.connect() as conn:
             found = sources(conn)
             if not found:
                 raise UsageError("the database has no tables or views to export; run yimao build")
-            # everything is read before the first file is written: a database that fails
-            # part-way (damaged) leaves no half export behind
-            contents: list[tuple[Path, bytes]] = []
+            staging = _Staging(target)
             written = []
             for number, source in enumerate(found):
                 if progress is not None:
                     progress(source.name, number, len(found))
                 columns, rows = _rows(conn, source)
-                content, count = WRITERS[fmt](columns, rows)
                 name = f"{source.name}.{EXTENSIONS[fmt]}"
-                contents.append((target / name, content))
+                count = _written(WRITERS[fmt], staging.path / name, columns, rows)
                 written.append(Exported(source.name, source.kind, name, tuple(columns), count))
-            readme = schema_readme(conn, written, fmt).encode("utf-8")
+            readme = schema_readme(conn, written, fmt)
+            _written(Path.write_text, staging.path / README, readme, "utf-8")
+        _place(staging.path, target, [*(e.file for e in written), README])
+        staging = None
     finally:
         engine.dispose()
-    try:
-        target.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"cannot create {target}: {exc.strerror}") from None
-    for path, content in [*contents, (target / README, readme)]:
-        _write(path, content)
+        if staging is not None:
+            staging.remove()
     return written
+
+
+class _Staging:
+    """A new hidden directory for the files being written: inside the target when it exists,
+    else in its nearest existing parent (the same file system, so the files move by rename)."""
+
+    def __init__(self, target: Path) -> None:
+        home = target
+        while not home.is_dir():
+            home = home.parent
+        self.home, self.before = home, home.stat()
+        self.entries = sorted(os.listdir(home))
+        self.path = home / f".yimao-export-{secrets.token_hex(6)}"
+        try:
+            self.path.mkdir()
+        except OSError as exc:
+            raise UsageError(f"cannot write in {home}: {exc.strerror or exc}") from None
+
+    def remove(self) -> None:
+        """Remove it and what it holds; the directory it was made in gets back its times when
+        nothing else changed there meanwhile: a failed export leaves no trace."""
+        shutil.rmtree(self.path, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            if sorted(os.listdir(self.home)) == self.entries:
+                os.utime(self.home, ns=(self.before.st_atime_ns, self.before.st_mtime_ns))
+
+
+def _written(write: Callable[..., int], path: Path, *args: Any) -> int:
+    """``write(path, *args)`` (the rows written, or the characters of a text), with its
+    OSError (a full disk, say) as one line."""
+    try:
+        return write(path, *args)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path.name}: {exc.strerror or exc}") from None
+
+
+def _place(staging: Path, target: Path, names: Sequence[str]) -> None:
+    """Move the finished files from ``staging`` to ``target``: a new ``target`` is the
+    staging directory renamed; an existing one gets each file replaced."""
+    try:
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            staging.rename(target)
+            return
+        for name in names:
+            os.replace(staging / name, target / name)
+        staging.rmdir()
+    except OSError as exc:
+        raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
