@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import compileall
 import os
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -35,3 +36,30 @@ def run_child(argv: list[str]) -> tuple[float, float]:
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"{argv} failed: {err.decode(errors='replace')[-2000:]}")
     return wall, usage.ru_utime + usage.ru_stime
+
+
+def peak_rss(pid: int) -> int:
+    """VmHWM of a running process (Linux): its own peak, unlike wait4's ru_maxrss, which a
+    child started by fork or vfork inherits from its parent."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def measure(argv: list[str], sigint_after: float | None = None) -> tuple[float, float, int, int]:
+    """(seconds from start to exit, seconds from SIGINT to exit, peak RSS bytes, exit code)."""
+    start = time.monotonic()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    sent, peak = 0.0, 0
+    while proc.poll() is None:
+        peak = max(peak, peak_rss(proc.pid))
+        if sigint_after is not None and not sent and time.monotonic() - start > sigint_after:
+            sent = time.monotonic()
+            proc.send_signal(signal.SIGINT)
+        time.sleep(0.005)
+    end = time.monotonic()
+    return end - start, (end - sent) if sent else 0.0, peak, proc.returncode

@@ -18,14 +18,12 @@ database ``yimao_bench_…`` is created there and dropped afterwards).
 from __future__ import annotations
 
 import argparse
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
+from processes import measure
 from throwaway import postgresql_database
 
 from yimao_db.building import build
@@ -40,33 +38,6 @@ STUCK = "SELECT instr(printf('%.*c', 16000000, 'a'), printf('%.*c', 8000000, 'a'
 
 def command(db: str, query: str, *options: str) -> list[str]:
     return [sys.executable, "-m", "yimao_db", "sql", query, "--db", db, *options]
-
-
-def peak_rss(pid: int) -> int:
-    """VmHWM of a running process (Linux): its own peak, unlike wait4's ru_maxrss, which a
-    child started by fork or vfork inherits from its parent."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return 0
-
-
-def measure(argv: list[str], sigint_after: float | None = None) -> tuple[float, float, int, int]:
-    """(seconds from start to exit, seconds from SIGINT to exit, peak RSS bytes, exit code)."""
-    start = time.monotonic()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    sent, peak = 0.0, 0
-    while proc.poll() is None:
-        peak = max(peak, peak_rss(proc.pid))
-        if sigint_after is not None and not sent and time.monotonic() - start > sigint_after:
-            sent = time.monotonic()
-            proc.send_signal(signal.SIGINT)
-        time.sleep(0.005)
-    end = time.monotonic()
-    return end - start, (end - sent) if sent else 0.0, peak, proc.returncode
 
 
 def report(db: str, label: str, runs: int) -> None:
