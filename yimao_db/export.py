@@ -12,8 +12,8 @@ the ``meta_table``/``meta_column`` rows when the database has them, else from th
 table and column comments.
 
 Everything is read in one read-only transaction: one consistent snapshot even while
-readings are being cast. Each file is written as its rows arrive (CSV and JSON Lines in
-constant memory, whatever the number of readings) and put in place only when all are.
+readings are being cast. Each file is written as its rows arrive (in constant memory,
+whatever the number of readings) and put in place only when all are.
 """
 
 from __future__ import annotations
@@ -21,17 +21,18 @@ from __future__ import annotations
 import contextlib
 import csv
 import importlib.util
+import itertools
 import json
 import math
 import os
 import secrets
 import shutil
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Connection, inspect, text
 from sqlalchemy.engine import URL
@@ -136,19 +137,31 @@ class Exported:
     rows: int
 
 
+T = TypeVar("T")
+
 # Rows fetched from the database at a time: a view of millions of rows streams through.
 FETCH = 2_000
+# Rows per row group of a Parquet file (a group is built in memory before it is written).
+PARQUET_ROWS = 10_000
 # The types :func:`normalise` returns unchanged (most values: checked once, fast).
 _AS_IS = frozenset({str, int, type(None)})
 
-
-def _rows(conn: Connection, source: Source) -> tuple[list[str], Iterator[list[Any]]]:
-    result = conn.execution_options(stream_results=True, yield_per=FETCH).execute(text(source.sql))
-    columns = list(result.keys())
-    return columns, ([v if type(v) in _AS_IS else normalise(v) for v in row] for row in result)
+# Reads a source's rows, from the start each time it is called: (columns, rows).
+Read = Callable[[], tuple[list[str], Iterator[list[Any]]]]
 
 
-def _csv(path: Path, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> int:
+def _reader(conn: Connection, source: Source) -> Read:
+    def read() -> tuple[list[str], Iterator[list[Any]]]:
+        options = conn.execution_options(stream_results=True, yield_per=FETCH)
+        result = options.execute(text(source.sql))
+        rows = ([v if type(v) in _AS_IS else normalise(v) for v in row] for row in result)
+        return list(result.keys()), rows
+
+    return read
+
+
+def _csv(path: Path, read: Read) -> tuple[list[str], int]:
+    columns, rows = read()
     count = 0
     with path.open("w", encoding="utf-8", newline="") as f:
         writer = csv.writer(f, lineterminator="\n")
@@ -157,45 +170,66 @@ def _csv(path: Path, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> i
         for row in rows:
             write(row)
             count += 1
-    return count
+    return columns, count
 
 
-def _jsonl(path: Path, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> int:
+def _jsonl(path: Path, read: Read) -> tuple[list[str], int]:
+    columns, rows = read()
     count = 0
     with path.open("w", encoding="utf-8", newline="\n") as f:
         for row in rows:
             f.write(json.dumps(dict(zip(columns, row, strict=True)), ensure_ascii=False) + "\n")
             count += 1
-    return count
+    return columns, count
 
 
 def parquet_available() -> bool:
     return importlib.util.find_spec("pyarrow") is not None
 
 
-def _parquet(path: Path, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> int:
-    """A Parquet file's column types are decided by all of its values (a column of whole
-    numbers is int64, one with a fraction double): it holds the file's rows in memory."""
+def _parquet(path: Path, read: Read) -> tuple[list[str], int]:
+    """A column's type is decided by all of its values (whole numbers only: int64; with a
+    fraction: double; else, or no value at all: string), so the rows are read twice: once
+    for the types, once to write them, a row group at a time."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    data = list(rows)
-    arrays = []
-    for i, _name in enumerate(columns):
-        values = [row[i] for row in data]
-        kinds = {type(v) for v in values if v is not None}
-        if kinds <= {int}:
-            arrays.append(pa.array(values, type=pa.int64() if kinds else pa.string()))
-        elif kinds <= {int, float}:
-            arrays.append(pa.array([None if v is None else float(v) for v in values]))
-        else:
-            arrays.append(pa.array([None if v is None else str(v) for v in values], pa.string()))
-    table = pa.Table.from_arrays(arrays, names=list(columns))
-    pq.write_table(table, str(path), compression="zstd", write_statistics=True)
-    return len(data)
+    columns, rows = read()
+    kinds: list[set[type]] = [set() for _ in columns]
+    for row in rows:
+        for found, value in zip(kinds, row, strict=True):
+            if value is not None:
+                found.add(type(value))
+    as_type = [_parquet_type(found) for found in kinds]
+    schema = pa.schema(
+        [
+            (c, pa.int64() if t is int else pa.float64() if t is float else pa.string())
+            for c, t in zip(columns, as_type, strict=True)
+        ]
+    )
+    count = 0
+    with pq.ParquetWriter(str(path), schema, compression="zstd", write_statistics=True) as out:
+        rows = read()[1]
+        for group in iter(lambda: list(itertools.islice(rows, PARQUET_ROWS)), []):
+            arrays = [
+                pa.array([None if row[i] is None else t(row[i]) for row in group], schema.types[i])
+                for i, t in enumerate(as_type)
+            ]
+            out.write_table(pa.Table.from_arrays(arrays, schema=schema))
+            count += len(group)
+    return columns, count
 
 
-WRITERS: dict[str, Callable[[Path, Sequence[str], Iterable[Sequence[Any]]], int]] = {
+def _parquet_type(found: set[type]) -> type:
+    """The Python type of a Parquet column whose values are of the types ``found``."""
+    if found and found <= {int}:
+        return int
+    if found and found <= {int, float}:
+        return float
+    return str
+
+
+WRITERS: dict[str, Callable[[Path, Read], tuple[list[str], int]]] = {
     "csv": _csv,
     "jsonl": _jsonl,
     "parquet": _parquet,
@@ -317,9 +351,8 @@ def export(
             for number, source in enumerate(found):
                 if progress is not None:
                     progress(source.name, number, len(found))
-                columns, rows = _rows(conn, source)
                 name = f"{source.name}.{EXTENSIONS[fmt]}"
-                count = _written(WRITERS[fmt], staging.path / name, columns, rows)
+                columns, count = _written(WRITERS[fmt], staging.path / name, _reader(conn, source))
                 written.append(Exported(source.name, source.kind, name, tuple(columns), count))
             readme = schema_readme(conn, written, fmt)
             _written(Path.write_text, staging.path / README, readme, "utf-8")
@@ -357,9 +390,8 @@ class _Staging:
                 os.utime(self.home, ns=(self.before.st_atime_ns, self.before.st_mtime_ns))
 
 
-def _written(write: Callable[..., int], path: Path, *args: Any) -> int:
-    """``write(path, *args)`` (the rows written, or the characters of a text), with its
-    OSError (a full disk, say) as one line."""
+def _written(write: Callable[..., T], path: Path, *args: Any) -> T:
+    """``write(path, *args)``, with its OSError (a full disk, say) as one line."""
     try:
         return write(path, *args)
     except OSError as exc:
