@@ -246,6 +246,9 @@ def test_export_errors(capsys: pytest.CaptureFixture[str], built_db: str, tmp_pa
     a_file.write_text("x")
     code, _, err = run(capsys, "export", str(a_file), "--db", built_db)
     assert code == 2 and "is not a directory" in err
+    code, _, err = run(capsys, "export", str(a_file / "below"), "--db", built_db)
+    assert (code, err) == (2, f"error: {a_file} exists and is not a directory\n")
+    assert [p.name for p in tmp_path.iterdir()] == ["file.txt"]
     code, _, err = run(capsys, "export", str(tmp_path / "x"), "--format", "xml", "--db", built_db)
     assert code == 2 and "invalid choice" in err
     code, _, err = run(capsys, "export", str(tmp_path / "y"), "--db", str(tmp_path / "none.db"))

@@ -322,8 +322,8 @@ def export(
     """Write the export into ``directory`` (created if missing); returns what was written.
     ``progress(name, done, total)`` is called before each table or view is read.
 
-    Each file is streamed to disk as its rows are read (csv and jsonl in constant memory),
-    into a hidden directory beside or inside ``directory``; only when every file is
+    Each file is streamed to disk as its rows are read (in constant memory), into a hidden
+    directory inside ``directory`` or its nearest existing parent; only when every file is
     complete do they take their places (``os.replace`` each, or one rename of the whole
     directory when it is new). An export that fails part-way, or is interrupted, removes
     what it wrote and leaves ``directory`` as it was."""
@@ -372,6 +372,8 @@ class _Staging:
     def __init__(self, target: Path) -> None:
         home = target
         while not home.is_dir():
+            if home.exists() or home.is_symlink():  # a file (or a broken link) in the way
+                raise UsageError(f"{home} exists and is not a directory")
             home = home.parent
         self.home, self.before = home, home.stat()
         self.entries = sorted(os.listdir(home))
