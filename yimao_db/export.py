@@ -3,13 +3,13 @@
 One file per view (``v_*``, but the definitions of the derived tables, whose rows the public
 views give) and per reference table (every table of the schema but the readings themselves,
 ``reading`` and ``reading_line``, and the derived tables stored from them: the charts are in
-the ``v_reading*`` views): CSV with a header row, JSON
-Lines, or Parquet when pyarrow is installed. Rows are sorted by the primary key (tables) or
-by every column (views), text by the bytes of its UTF-8 encoding and NULLs first on both
-backends, so that the files of an unchanged database are byte-identical from one run to the
-next, and identical between SQLite and PostgreSQL. ``README.md`` documents the files: from
-the ``meta_table``/``meta_column`` rows when the database has them, else from the schema's
-table and column comments.
+the ``v_reading*`` views): CSV with a header row, JSON Lines, or Parquet when pyarrow is
+installed. Rows are sorted by the primary key (tables) or by every column (views), text by
+the bytes of its UTF-8 encoding and NULLs first on both backends, so that the files of an
+unchanged database are byte-identical from one run to the next, and identical between
+SQLite and PostgreSQL. ``README.md`` documents the files: from the ``meta_table``/
+``meta_column`` rows when the database has them, else from the schema's table and column
+comments.
 
 Everything is read in one read-only transaction: one consistent snapshot even while
 readings are being cast. Each file is written as its rows arrive (in constant memory,
@@ -201,12 +201,8 @@ def _parquet(path: Path, read: Read) -> tuple[list[str], int]:
             if value is not None:
                 found.add(type(value))
     as_type = [_parquet_type(found) for found in kinds]
-    schema = pa.schema(
-        [
-            (c, pa.int64() if t is int else pa.float64() if t is float else pa.string())
-            for c, t in zip(columns, as_type, strict=True)
-        ]
-    )
+    arrow = {int: pa.int64(), float: pa.float64(), str: pa.string()}
+    schema = pa.schema([(c, arrow[t]) for c, t in zip(columns, as_type, strict=True)])
     count = 0
     with pq.ParquetWriter(str(path), schema, compression="zstd", write_statistics=True) as out:
         rows = read()[1]
