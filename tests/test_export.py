@@ -6,18 +6,20 @@ import csv
 import errno
 import hashlib
 import io
+import itertools
 import json
 import os
 import random
 import sys
 import tracemalloc
+from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
 from helpers import run
-from sqlalchemy import inspect, text
+from sqlalchemy import Connection, inspect, text
 
 from yimao_db import export as yimao_export
 from yimao_db import readings
@@ -379,13 +381,14 @@ def _peak(target: Path, fmt: str, db: str) -> int:
 
 @pytest.mark.parametrize("fmt", ["csv", "jsonl", "parquet"])
 def test_export_streams_its_files_in_constant_memory(
-    fresh_db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
+    sqlite_built_db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
 ) -> None:
     """Each file is written as its rows are read (Parquet's a row group at a time, here of
     500 rows, fewer than a file holds): twice the readings, the same memory, and less than
     the export's size as CSV (an export that held its files in memory until the end peaked
     at about twice that size). Only the reading views are exported, the files that grow with
-    the readings (the reference tables' are the same at any size)."""
+    the readings (the reference tables' are the same at any size). SQLite only: tracemalloc
+    sees Python's memory, not a driver's (on PostgreSQL the next test checks the cursor)."""
     if fmt == "parquet" and not parquet_available():
         pytest.skip("needs pyarrow")
     monkeypatch.setattr(yimao_export, "PARQUET_ROWS", 500)
@@ -393,17 +396,48 @@ def test_export_streams_its_files_in_constant_memory(
     monkeypatch.setattr(
         yimao_export, "sources", lambda c: [s for s in every(c) if s.name.startswith("v_reading")]
     )
-    import_file(_casts(tmp_path / "a.csv", 600, 1), db=fresh_db)
-    _peak(tmp_path / "warm", fmt, fresh_db)  # the modules and caches of a first export
-    small, signs = _peak(tmp_path / "small", fmt, fresh_db), count(fresh_db, "v_reading_sign")
-    import_file(_casts(tmp_path / "b.csv", 600, 2), db=fresh_db)
-    large = _peak(tmp_path / "large", fmt, fresh_db)
-    assert count(fresh_db, "v_reading_sign") > 1.9 * signs > 20_000
+    import_file(_casts(tmp_path / "a.csv", 600, 1), db=sqlite_built_db)
+    _peak(tmp_path / "warm", fmt, sqlite_built_db)  # the modules and caches of a first export
+    small, signs = (
+        _peak(tmp_path / "small", fmt, sqlite_built_db),
+        count(sqlite_built_db, "v_reading_sign"),
+    )
+    import_file(_casts(tmp_path / "b.csv", 600, 2), db=sqlite_built_db)
+    large = _peak(tmp_path / "large", fmt, sqlite_built_db)
+    assert count(sqlite_built_db, "v_reading_sign") > 1.9 * signs > 20_000
     assert large < small + 2 * 2**20, (small, large)
     if fmt != "csv":
-        export(tmp_path / "large", "csv", fresh_db)
+        export(tmp_path / "large", "csv", sqlite_built_db)
     size = sum(p.stat().st_size for p in (tmp_path / "large").glob("*.csv"))
     assert large < size, (large, size)
+
+
+@pytest.mark.needs_pg
+def test_postgresql_export_reads_through_a_server_side_cursor(
+    pg_empty_db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On PostgreSQL each source is read through a server-side cursor (psycopg would
+    otherwise hold the whole result in libpq's memory, which tracemalloc does not see): while
+    a file's rows are being written, the session has an open cursor."""
+    build(pg_empty_db)
+    add_readings(pg_empty_db, tmp_path)
+    real, seen = yimao_export._reader, []
+
+    def spy(conn: Connection, source: yimao_export.Source) -> yimao_export.Read:
+        def read() -> tuple[list[str], Iterator[list[Any]]]:
+            columns, rows = real(conn, source)()
+            first = next(rows, None)  # the cursor is open once the first rows arrive
+            cursors = conn.exec_driver_sql(
+                "SELECT count(*) FROM pg_cursors WHERE name <> ''"
+            ).scalar_one()
+            seen.append((source.name, cursors))
+            return columns, itertools.chain([] if first is None else [first], rows)
+
+        return read
+
+    monkeypatch.setattr(yimao_export, "_reader", spy)
+    assert main(["export", str(tmp_path / "out"), "--db", pg_empty_db]) == 0
+    assert seen and all(n >= 1 for _, n in seen), [x for x in seen if x[1] < 1]
 
 
 @pytest.mark.parametrize("existing", [False, True])
