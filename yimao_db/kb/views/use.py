@@ -139,7 +139,8 @@ V_READING_USE_COMPUTED = View(
     "v_reading_use_computed",
     "readings",
     "The definition of v_reading_use: the chosen candidate of each role, computed by joining "
-    "v_reading_use_candidate, v_reading_line, v_reading_hidden_computed and the rule tables. "
+    "v_reading_use_candidate, v_reading_line and the rule tables (for a hidden spirit, those "
+    "v_reading_hidden_computed joins). "
     "The table reading_use stores its rows for every reading (written with the reading and "
     "when its subject changes; yimao check compares the two); v_reading_use reads the table.",
     (
@@ -205,18 +206,45 @@ V_READING_USE_COMPUTED = View(
         ),
         col("candidate_count", "How many candidates the role had", "1..6"),
     ),
-    # Two arms, a visible line's and a hidden spirit's, each joining the view it reads
-    # (v_reading_line, v_reading_hidden_computed) as an inner join: SQLite flattens those into the
-    # arm and looks up one reading's lines, where a LEFT JOIN of either view would build
-    # it for every stored reading (a chart's 用神 took 18 ms at 500 readings, growing).
+    # One arm over the ranked candidates, so that a write ranks each reading's candidates
+    # once (until revision 0024 an arm for the visible lines and one for the hidden spirits
+    # ranked them twice, two thirds of the cost of writing a reading's 用神). v_reading_line
+    # is joined at the candidate's position as an inner join, which SQLite flattens into the
+    # arm (one reading's lines looked up, where a LEFT JOIN of the view would build it for
+    # every stored reading): the candidate's own line, or the line over a hidden spirit, its
+    # 飛神. A hidden spirit's own state comes from the rule tables v_reading_hidden_computed
+    # joins for it (hidden_spirit, the najia of its pure hexagram, the moment's bearings),
+    # each a LEFT JOIN that only a hidden candidate meets.
     """
 SELECT c.reading_id, c.subject, c.role, c.role_ordinal, ur.mark, c.relative, c.source,
-       c.position, vl.stem, vl.branch, vl.element, vl.ganzhi, c.strength, vl.stage,
-       vl.day_on, vl.day_generates, vl.day_helps, vl.day_controls, vl.day_combines,
-       vl.month_on, vl.month_generates, vl.month_helps, vl.month_controls, vl.month_combines,
-       c.is_void, c.is_month_break, vl.is_day_clash, c.is_moving, vl.transform,
-       vl.changed_ganzhi, NULL AS fly_relation, NULL AS fly_ganzhi, NULL AS fly_is_moving,
-       NULL AS fly_is_day_clash, CAST(mr.relative = c.relative AS INTEGER) AS month_stands_for,
+       c.position,
+       CASE WHEN c.source = 'hidden' THEN hz.stem ELSE vl.stem END AS stem,
+       CASE WHEN c.source = 'hidden' THEN hs.branch ELSE vl.branch END AS branch,
+       CASE WHEN c.source = 'hidden' THEN hs.element ELSE vl.element END AS element,
+       CASE WHEN c.source = 'hidden' THEN hn.ganzhi ELSE vl.ganzhi END AS ganzhi,
+       c.strength,
+       CASE WHEN c.source = 'hidden' THEN bd.stage ELSE vl.stage END AS stage,
+       CASE WHEN c.source = 'hidden' THEN db.is_on ELSE vl.day_on END AS day_on,
+       CASE WHEN c.source = 'hidden' THEN db.generates ELSE vl.day_generates END AS day_generates,
+       CASE WHEN c.source = 'hidden' THEN db.helps ELSE vl.day_helps END AS day_helps,
+       CASE WHEN c.source = 'hidden' THEN db.controls ELSE vl.day_controls END AS day_controls,
+       CASE WHEN c.source = 'hidden' THEN db.combines ELSE vl.day_combines END AS day_combines,
+       CASE WHEN c.source = 'hidden' THEN mb.is_on ELSE vl.month_on END AS month_on,
+       CASE WHEN c.source = 'hidden' THEN mb.generates ELSE vl.month_generates END
+         AS month_generates,
+       CASE WHEN c.source = 'hidden' THEN mb.helps ELSE vl.month_helps END AS month_helps,
+       CASE WHEN c.source = 'hidden' THEN mb.controls ELSE vl.month_controls END AS month_controls,
+       CASE WHEN c.source = 'hidden' THEN mb.combines ELSE vl.month_combines END AS month_combines,
+       c.is_void, c.is_month_break,
+       CASE WHEN c.source = 'hidden' THEN bd.is_day_clash ELSE vl.is_day_clash END AS is_day_clash,
+       c.is_moving,
+       CASE WHEN c.source = 'hidden' THEN NULL ELSE vl.transform END AS transform,
+       CASE WHEN c.source = 'hidden' THEN NULL ELSE vl.changed_ganzhi END AS changed_ganzhi,
+       fh.relation AS fly_relation,
+       CASE WHEN c.source = 'hidden' THEN vl.ganzhi END AS fly_ganzhi,
+       CASE WHEN c.source = 'hidden' THEN vl.is_moving END AS fly_is_moving,
+       CASE WHEN c.source = 'hidden' THEN vl.is_day_clash END AS fly_is_day_clash,
+       CAST(mr.relative = c.relative AS INTEGER) AS month_stands_for,
        CAST(dr.relative = c.relative AS INTEGER) AS day_stands_for, c.candidate_count
 FROM v_reading_use_candidate c
 JOIN reading r ON r.id = c.reading_id
@@ -225,35 +253,21 @@ JOIN v_reading_line vl ON vl.reading_id = c.reading_id AND vl.position = c.posit
 JOIN hexagram h ON h.king_wen = r.primary_kw
 JOIN trigram pt ON pt.name = h.palace
 JOIN ganzhi d ON d.name = r.day_gz
-JOIN branch mb ON mb.name = r.month_branch
-JOIN branch db ON db.name = d.branch
-JOIN element_relation mr ON mr.me = pt.element AND mr.other = mb.element
-JOIN element_relation dr ON dr.me = pt.element AND dr.other = db.element
-WHERE c.rank = 1 AND c.source <> 'hidden'
-UNION ALL
-SELECT c.reading_id, c.subject, c.role, c.role_ordinal, ur.mark, c.relative, c.source,
-       c.position, hz.stem, vh.branch, vh.element, vh.ganzhi, c.strength, vh.stage,
-       vh.day_on, vh.day_generates, vh.day_helps, vh.day_controls, vh.day_combines,
-       vh.month_on, vh.month_generates, vh.month_helps, vh.month_controls, vh.month_combines,
-       c.is_void, c.is_month_break, vh.is_day_clash, c.is_moving, NULL, NULL,
-       fh.relation, vh.over_ganzhi, fl.is_moving, fl.is_day_clash,
-       CAST(mr.relative = c.relative AS INTEGER), CAST(dr.relative = c.relative AS INTEGER),
-       c.candidate_count
-FROM v_reading_use_candidate c
-JOIN reading r ON r.id = c.reading_id
-JOIN use_role ur ON ur.role = c.role
-JOIN v_reading_hidden_computed vh ON vh.reading_id = c.reading_id AND vh.position = c.position
-JOIN v_reading_line fl ON fl.reading_id = c.reading_id AND fl.position = c.position
-JOIN ganzhi hz ON hz.name = vh.ganzhi
-JOIN fly_hidden_relation fh ON fh.fly_element = fl.element AND fh.hidden_element = vh.element
-JOIN hexagram h ON h.king_wen = r.primary_kw
-JOIN trigram pt ON pt.name = h.palace
-JOIN ganzhi d ON d.name = r.day_gz
-JOIN branch mb ON mb.name = r.month_branch
-JOIN branch db ON db.name = d.branch
-JOIN element_relation mr ON mr.me = pt.element AND mr.other = mb.element
-JOIN element_relation dr ON dr.me = pt.element AND dr.other = db.element
-WHERE c.rank = 1 AND c.source = 'hidden'
+JOIN branch mbr ON mbr.name = r.month_branch
+JOIN branch dbr ON dbr.name = d.branch
+JOIN element_relation mr ON mr.me = pt.element AND mr.other = mbr.element
+JOIN element_relation dr ON dr.me = pt.element AND dr.other = dbr.element
+LEFT JOIN hidden_spirit hs
+  ON c.source = 'hidden' AND hs.king_wen = r.primary_kw AND hs.position = c.position
+LEFT JOIN hexagram_pattern hp ON hp.king_wen = hs.king_wen
+LEFT JOIN line_najia hn ON hn.king_wen = hp.pure_king_wen AND hn.position = hs.position
+  AND hn.half_year = r.najia_half
+LEFT JOIN ganzhi hz ON hz.name = hn.ganzhi
+LEFT JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = hs.branch
+LEFT JOIN branch_bearing db ON db.actor = d.branch AND db.branch = hs.branch
+LEFT JOIN branch_bearing mb ON mb.actor = r.month_branch AND mb.branch = hs.branch
+LEFT JOIN fly_hidden_relation fh ON fh.fly_element = vl.element AND fh.hidden_element = hs.element
+WHERE c.rank = 1
 """,
     public=False,
 )
