@@ -214,36 +214,27 @@ V_READING_USE_COMPUTED = View(
     # every stored reading): the candidate's own line, or the line over a hidden spirit, its
     # 飛神. A hidden spirit's own state comes from the rule tables v_reading_hidden_computed
     # joins for it (hidden_spirit, the najia of its pure hexagram, the moment's bearings),
-    # each a LEFT JOIN that only a hidden candidate meets.
+    # LEFT JOINs that only a hidden candidate meets (a visible one's state is its line's);
+    # what only a visible line or only a 飛神 shows is a LEFT JOIN that only it meets.
     """
 SELECT c.reading_id, c.subject, c.role, c.role_ordinal, ur.mark, c.relative, c.source,
-       c.position,
-       CASE WHEN c.source = 'hidden' THEN hz.stem ELSE vl.stem END AS stem,
-       CASE WHEN c.source = 'hidden' THEN hs.branch ELSE vl.branch END AS branch,
-       CASE WHEN c.source = 'hidden' THEN hs.element ELSE vl.element END AS element,
-       CASE WHEN c.source = 'hidden' THEN hn.ganzhi ELSE vl.ganzhi END AS ganzhi,
-       c.strength,
-       CASE WHEN c.source = 'hidden' THEN bd.stage ELSE vl.stage END AS stage,
-       CASE WHEN c.source = 'hidden' THEN db.is_on ELSE vl.day_on END AS day_on,
-       CASE WHEN c.source = 'hidden' THEN db.generates ELSE vl.day_generates END AS day_generates,
-       CASE WHEN c.source = 'hidden' THEN db.helps ELSE vl.day_helps END AS day_helps,
-       CASE WHEN c.source = 'hidden' THEN db.controls ELSE vl.day_controls END AS day_controls,
-       CASE WHEN c.source = 'hidden' THEN db.combines ELSE vl.day_combines END AS day_combines,
-       CASE WHEN c.source = 'hidden' THEN mb.is_on ELSE vl.month_on END AS month_on,
-       CASE WHEN c.source = 'hidden' THEN mb.generates ELSE vl.month_generates END
-         AS month_generates,
-       CASE WHEN c.source = 'hidden' THEN mb.helps ELSE vl.month_helps END AS month_helps,
-       CASE WHEN c.source = 'hidden' THEN mb.controls ELSE vl.month_controls END AS month_controls,
-       CASE WHEN c.source = 'hidden' THEN mb.combines ELSE vl.month_combines END AS month_combines,
-       c.is_void, c.is_month_break,
-       CASE WHEN c.source = 'hidden' THEN bd.is_day_clash ELSE vl.is_day_clash END AS is_day_clash,
-       c.is_moving,
-       CASE WHEN c.source = 'hidden' THEN NULL ELSE vl.transform END AS transform,
-       CASE WHEN c.source = 'hidden' THEN NULL ELSE vl.changed_ganzhi END AS changed_ganzhi,
-       fh.relation AS fly_relation,
-       CASE WHEN c.source = 'hidden' THEN vl.ganzhi END AS fly_ganzhi,
-       CASE WHEN c.source = 'hidden' THEN vl.is_moving END AS fly_is_moving,
-       CASE WHEN c.source = 'hidden' THEN vl.is_day_clash END AS fly_is_day_clash,
+       c.position, COALESCE(hz.stem, vl.stem) AS stem, COALESCE(hs.branch, vl.branch) AS branch,
+       COALESCE(hs.element, vl.element) AS element, COALESCE(hn.ganzhi, vl.ganzhi) AS ganzhi,
+       c.strength, COALESCE(bd.stage, vl.stage) AS stage,
+       COALESCE(db.is_on, vl.day_on) AS day_on,
+       COALESCE(db.generates, vl.day_generates) AS day_generates,
+       COALESCE(db.helps, vl.day_helps) AS day_helps,
+       COALESCE(db.controls, vl.day_controls) AS day_controls,
+       COALESCE(db.combines, vl.day_combines) AS day_combines,
+       COALESCE(mb.is_on, vl.month_on) AS month_on,
+       COALESCE(mb.generates, vl.month_generates) AS month_generates,
+       COALESCE(mb.helps, vl.month_helps) AS month_helps,
+       COALESCE(mb.controls, vl.month_controls) AS month_controls,
+       COALESCE(mb.combines, vl.month_combines) AS month_combines,
+       c.is_void, c.is_month_break, COALESCE(bd.is_day_clash, vl.is_day_clash) AS is_day_clash,
+       c.is_moving, lt.transforms AS transform, cg.name AS changed_ganzhi,
+       fh.relation AS fly_relation, fg.name AS fly_ganzhi, fv.is_moving AS fly_is_moving,
+       fd.is_day_clash AS fly_is_day_clash,
        CAST(mr.relative = c.relative AS INTEGER) AS month_stands_for,
        CAST(dr.relative = c.relative AS INTEGER) AS day_stands_for, c.candidate_count
 FROM v_reading_use_candidate c
@@ -257,6 +248,12 @@ JOIN branch mbr ON mbr.name = r.month_branch
 JOIN branch dbr ON dbr.name = d.branch
 JOIN element_relation mr ON mr.me = pt.element AND mr.other = mbr.element
 JOIN element_relation dr ON dr.me = pt.element AND dr.other = dbr.element
+-- a visible candidate: its line's transformations and changed line, as v_reading_line's
+LEFT JOIN line_transform lt ON c.source <> 'hidden' AND lt.branch = vl.branch
+  AND lt.changed_branch = vl.changed_branch AND lt.changed_void = vl.changed_is_void
+  AND lt.changed_break = vl.changed_is_month_break
+LEFT JOIN ganzhi cg ON c.source <> 'hidden' AND cg.name = vl.changed_ganzhi
+-- a hidden candidate: its own state, and the line over it, its 飛神
 LEFT JOIN hidden_spirit hs
   ON c.source = 'hidden' AND hs.king_wen = r.primary_kw AND hs.position = c.position
 LEFT JOIN hexagram_pattern hp ON hp.king_wen = hs.king_wen
@@ -267,6 +264,10 @@ LEFT JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = hs.branch
 LEFT JOIN branch_bearing db ON db.actor = d.branch AND db.branch = hs.branch
 LEFT JOIN branch_bearing mb ON mb.actor = r.month_branch AND mb.branch = hs.branch
 LEFT JOIN fly_hidden_relation fh ON fh.fly_element = vl.element AND fh.hidden_element = hs.element
+LEFT JOIN ganzhi fg ON c.source = 'hidden' AND fg.name = vl.ganzhi
+LEFT JOIN line_value fv ON c.source = 'hidden' AND fv.value = vl.value
+LEFT JOIN branch_on_day fd ON c.source = 'hidden' AND fd.day_gz = r.day_gz
+  AND fd.branch = vl.branch
 WHERE c.rank = 1
 """,
     public=False,
