@@ -95,7 +95,9 @@ def seed_existing(conn: Any) -> None:
         columns = set(nullable)
         if not {c.name for c in table.primary_key.columns} <= columns:
             continue
-        rows = [{k: v for k, v in r.items() if k in columns} for r in tables[table.name]]
+        rows = tables[table.name]
+        if rows and not set(rows[0]) <= columns:  # cut down to the columns it has
+            rows = [{k: v for k, v in r.items() if k in columns} for r in rows]
         if table.name == "line_transform" and not nullable["transforms"]:
             # before 0012 a line without a transform had '' (NOT NULL), from it on NULL
             rows = [{**r, "transforms": r["transforms"] or ""} for r in rows]
