@@ -142,7 +142,9 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 def _fresh_pg_database(template: str | None = None) -> URL:
-    """A new database on the test server: empty, or a copy of ``template``."""
+    """A new database on the test server: empty, or a copy of ``template`` with the
+    template's own settings (``ALTER DATABASE … SET``, which a build makes: revision
+    0022's ``jit = off``), which ``CREATE DATABASE … TEMPLATE`` does not copy."""
     assert PG_URL is not None
     server = make_url(PG_URL)
     name = f"yimao_test_{uuid.uuid4().hex[:12]}"
@@ -150,6 +152,18 @@ def _fresh_pg_database(template: str | None = None) -> URL:
     with engine.connect() as conn:
         copy = f' TEMPLATE "{template}" STRATEGY FILE_COPY' if template else ""
         conn.execute(text(f'CREATE DATABASE "{name}"{copy}'))
+        settings = conn.execute(
+            text(
+                "SELECT unnest(s.setconfig) FROM pg_db_role_setting s"
+                " JOIN pg_database d ON d.oid = s.setdatabase"
+                " WHERE d.datname = :template AND s.setrole = 0"
+            ),
+            {"template": template},
+        ).scalars()
+        for setting in list(settings):
+            key, _, value = setting.partition("=")
+            quoted = value.replace("'", "''")
+            conn.execute(text(f'ALTER DATABASE "{name}" SET "{key}" TO \'{quoted}\''))
     engine.dispose()
     return server.set(database=name)
 
@@ -261,6 +275,17 @@ def sqlite_built_db(sqlite_template: Path, tmp_path: Path) -> str:
     path = tmp_path / "sqlite-yimao.db"
     shutil.copyfile(sqlite_template, path)
     return str(path)
+
+
+@pytest.fixture
+def built_pg(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A built PostgreSQL database (a URL as text), whatever the backend under test: a copy
+    of the session's ``pg_template``, dropped when done."""
+    if PG_URL is None:
+        pytest.skip("needs a PostgreSQL server: set YIMAO_TEST_PG_URL")
+    url = _fresh_pg_database(template=request.getfixturevalue("pg_template"))
+    yield url.render_as_string(hide_password=False)
+    _drop_pg_database(url)
 
 
 @pytest.fixture

@@ -127,14 +127,6 @@ def test_every_view_on_postgresql(built_pg: str, sqlite_built_db: str) -> None:
     )
 
 
-@pytest.fixture
-def built_pg(pg_empty_db: str) -> str:
-    from yimao_db.building import build
-
-    build(pg_empty_db)
-    return pg_empty_db
-
-
 def test_postgresql_readers_are_read_only_snapshots(built_pg: str) -> None:
     engine = reader_engine(built_pg)
     try:
