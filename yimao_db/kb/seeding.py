@@ -118,14 +118,17 @@ def sync(conn: Connection, tables: Tables) -> SyncReport:
         # the columns the rows give (a database at an older revision lacks some), compared
         # as plain tuples: a row is changed when any of those values differs
         names = [c.name for c in table.columns if not rows or c.name in rows[0]]
-        values = _tuple_of(names)
-        key = _tuple_of([names.index(c.name) for c in table.primary_key.columns])
-        wanted = {key(t): (t, r) for t, r in zip(map(values, rows), rows, strict=True)}
+        pk = [c.name for c in table.primary_key.columns]
+        row_key, values = _tuple_of(pk), _tuple_of(names)
+        wanted = {row_key(r): r for r in rows}
+        key = _tuple_of([names.index(n) for n in pk])
         current = {key(t): t for t in current_rows(conn, table, names)}
         gone = sorted(current.keys() - wanted.keys())
-        new = [wanted[k][1] for k in wanted.keys() - current.keys()]
-        changed_keys = [k for k, (t, _) in wanted.items() if k in current and current[k] != t]
-        changed = [wanted[k][1] for k in changed_keys]
+        new = [wanted[k] for k in wanted.keys() - current.keys()]
+        changed_keys = [
+            k for k, r in wanted.items() if (t := current.get(k)) is not None and t != values(r)
+        ]
+        changed = [wanted[k] for k in changed_keys]
         early = table.name not in referenced
         if early:  # nothing points here: the changed rows are written again with the new
             _delete(conn, table, gone + changed_keys)
@@ -164,7 +167,7 @@ def _park(
     present: Sequence[str],
     current_values: Mapping[tuple[Any, ...], tuple[Any, ...]],
     moving: Sequence[tuple[Any, ...]],
-    wanted_values: Mapping[tuple[Any, ...], tuple[tuple[Any, ...], Mapping[str, Any]]],
+    wanted: Mapping[tuple[Any, ...], Mapping[str, Any]],
 ) -> None:
     """Before a table some foreign key points to is written: move each row of ``moving``
     (its changed and stale rows) that holds a unique integer value (of the columns
@@ -180,7 +183,6 @@ def _park(
     if not names or not moving:
         return
     current = {k: dict(zip(present, t, strict=True)) for k, t in current_values.items()}
-    wanted = {k: row for k, (_, row) in wanted_values.items()}
     taker = {(n, row.get(n)): k for k, row in wanted.items() for n in names}
     parked = [
         k
