@@ -122,7 +122,7 @@ def sync(conn: Connection, tables: Tables) -> SyncReport:
         row_key, values = _tuple_of(pk), _tuple_of(names)
         wanted = {row_key(r): r for r in rows}
         key = _tuple_of([names.index(n) for n in pk])
-        current = {key(t): t for t in current_rows(conn, table, names)}
+        current = {key(t): t for t in map(tuple, current_rows(conn, table, names))}
         gone = sorted(current.keys() - wanted.keys())
         new = [wanted[k] for k in wanted.keys() - current.keys()]
         changed_keys = [
@@ -201,17 +201,13 @@ def _park(
         conn.execute(table.update().where(where).values({n: top[n] + i for n in names}))
 
 
-def current_rows(conn: Connection, table: Table, names: Sequence[str]) -> list[tuple[Any, ...]]:
-    """The table's current rows, those columns, as the driver gives them: plain tuples
-    fetched at once (the types of the seeded columns convert nothing: see :func:`_insert`;
-    SQLAlchemy's rows, one fetch each, took half of a build's comparison)."""
+def current_rows(conn: Connection, table: Table, names: Sequence[str]) -> Any:
+    """The table's current rows, those columns, as the driver gives them (the types of the
+    seeded columns convert nothing: see :func:`_insert`), fetched through SQLAlchemy, whose
+    error handling names a damaged file (text that is not UTF-8) to the command line."""
     quote = conn.dialect.identifier_preparer.quote
     columns = ", ".join(quote(n) for n in names)
-    result = conn.exec_driver_sql(f"SELECT {columns} FROM {quote(table.name)}")
-    try:
-        return [tuple(row) for row in result.cursor.fetchall()]
-    finally:
-        result.close()
+    return conn.exec_driver_sql(f"SELECT {columns} FROM {quote(table.name)}")
 
 
 COPY_ROWS = 1000  # PostgreSQL: a table of at least this many new rows is COPYed
