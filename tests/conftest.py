@@ -152,18 +152,19 @@ def _fresh_pg_database(template: str | None = None) -> URL:
     with engine.connect() as conn:
         copy = f' TEMPLATE "{template}" STRATEGY FILE_COPY' if template else ""
         conn.execute(text(f'CREATE DATABASE "{name}"{copy}'))
-        settings = conn.execute(
-            text(
-                "SELECT unnest(s.setconfig) FROM pg_db_role_setting s"
-                " JOIN pg_database d ON d.oid = s.setdatabase"
-                " WHERE d.datname = :template AND s.setrole = 0"
-            ),
-            {"template": template},
-        ).scalars()
-        for setting in list(settings):
-            key, _, value = setting.partition("=")
-            quoted = value.replace("'", "''")
-            conn.execute(text(f'ALTER DATABASE "{name}" SET "{key}" TO \'{quoted}\''))
+        if template:
+            settings = conn.execute(
+                text(
+                    "SELECT unnest(s.setconfig) FROM pg_db_role_setting s"
+                    " JOIN pg_database d ON d.oid = s.setdatabase"
+                    " WHERE d.datname = :template AND s.setrole = 0"
+                ),
+                {"template": template},
+            ).scalars()
+            for setting in list(settings):
+                key, _, value = setting.partition("=")
+                quoted = value.replace("'", "''")
+                conn.execute(text(f'ALTER DATABASE "{name}" SET "{key}" TO \'{quoted}\''))
     engine.dispose()
     return server.set(database=name)
 
@@ -214,13 +215,18 @@ def pg_template() -> Iterator[str]:
     _drop_pg_database(url)
 
 
+def _pg_copy(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A copy of the session's PostgreSQL build (a URL as text), dropped when done."""
+    url = _fresh_pg_database(template=request.getfixturevalue("pg_template"))
+    yield url.render_as_string(hide_password=False)
+    _drop_pg_database(url)
+
+
 def _copy_built(request: pytest.FixtureRequest, folder: Path) -> Iterator[str]:
     """A copy of the session's built database on the chosen backend, dropped
     (PostgreSQL) when done."""
     if BACKEND == "postgresql":
-        url = _fresh_pg_database(template=request.getfixturevalue("pg_template"))
-        yield url.render_as_string(hide_password=False)
-        _drop_pg_database(url)
+        yield from _pg_copy(request)
     else:
         path = folder / "yimao.db"
         shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
@@ -283,9 +289,7 @@ def built_pg(request: pytest.FixtureRequest) -> Iterator[str]:
     of the session's ``pg_template``, dropped when done."""
     if PG_URL is None:
         pytest.skip("needs a PostgreSQL server: set YIMAO_TEST_PG_URL")
-    url = _fresh_pg_database(template=request.getfixturevalue("pg_template"))
-    yield url.render_as_string(hide_password=False)
-    _drop_pg_database(url)
+    yield from _pg_copy(request)
 
 
 @pytest.fixture
