@@ -794,6 +794,10 @@ REVIEWED = {
     ("export.py", "SELECT * FROM {dialect.quote(self.name)} ORDER BY {self.order_by}"): (
         "catalogue names, quoted; ORDER BY terms are quoted column names (dialect.sort_term)"
     ),
+    ("check/cells.py", "SELECT {', '.join(shown + flags)} FROM {quoted} WHERE {where}"): (
+        "yimao check's query over a table: the models' table and column names, quoted, their"
+        " CHECK constraints' own SQL, VARCHAR lengths (ints) and literals of the code"
+    ),
 }
 
 

@@ -24,18 +24,12 @@ from typing import Any
 from sqlalchemy import (
     Connection,
     Engine,
-    LargeBinary,
-    and_,
-    case,
-    cast,
-    func,
-    literal,
     text,
 )
 from sqlalchemy import types as satypes
 from sqlalchemy.engine import URL, Dialect
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.sql.elements import ColumnElement, TextClause
+from sqlalchemy.sql.elements import TextClause
 
 SQLITE = "sqlite"
 POSTGRESQL = "postgresql"
@@ -409,13 +403,14 @@ def sqlite_add_functions(conn: Connection) -> None:
     driver.create_function(SQLITE_UTF8_FUNCTION, 1, _bytes_are_utf8, deterministic=True)
 
 
-def is_null(name: str, column: ColumnElement[Any]) -> ColumnElement[bool]:
-    """``column IS NULL`` that holds even in a NOT NULL column: SQLite's planner reads ``x IS
-    NULL`` as false when ``x`` is declared NOT NULL, so a NULL written behind its back would
-    go unseen; ``typeof(x) = 'null'`` is evaluated row by row."""
+def is_null(name: str, column: str) -> str:
+    """SQL: ``column`` (SQL text naming a column) IS NULL, in a form that holds even in a NOT
+    NULL column: SQLite's planner reads ``x IS NULL`` as false when ``x`` is declared NOT
+    NULL, so a NULL written behind its back would go unseen; ``typeof(x) = 'null'`` is
+    evaluated row by row."""
     if name == SQLITE:
-        return func.typeof(column) == "null"
-    return column.is_(None)
+        return f"typeof({column}) = 'null'"
+    return f"{column} IS NULL"
 
 
 def sqlalchemy_dialect(name: str) -> Dialect:
@@ -427,28 +422,24 @@ def sqlalchemy_dialect(name: str) -> Dialect:
     return made
 
 
-def sqlite_storage_class(column: ColumnElement[Any]) -> ColumnElement[str]:
-    """``typeof(column)``: null, integer, real, text or blob."""
-    return func.typeof(column)
+def sqlite_storage_class(column: str) -> str:
+    """SQL: ``typeof(column)`` (``column`` SQL text): null, integer, real, text or blob."""
+    return f"typeof({column})"
 
 
-def sqlite_not_utf8(columns: Sequence[ColumnElement[Any]]) -> ColumnElement[bool]:
-    """True for a row where the text of one of ``columns`` is not UTF-8 (needs
-    :func:`sqlite_add_functions`).
+def sqlite_not_utf8(columns: Sequence[str]) -> str:
+    """SQL: true for a row where the text of one of ``columns`` (SQL text naming columns) is
+    not UTF-8 (needs :func:`sqlite_add_functions`).
 
     The texts are joined with ``|`` (an ASCII byte never continues a UTF-8 sequence, so the
     join is UTF-8 exactly when each text is) and handed to Python once per row, and only
     when the join is not all printable ASCII: SQLite's GLOB reads any byte sequence that is
     not printable ASCII as a character outside ``' '..'~'``.
     """
-    texts = [case((func.typeof(c) == "text", c), else_=literal("")) for c in columns]
-    joined: ColumnElement[Any] = texts[0]
-    for more in texts[1:]:
-        joined = joined.concat(literal("|")).concat(more)
-    return and_(
-        joined.op("GLOB")(literal("*[^ -~]*")),
-        getattr(func, SQLITE_UTF8_FUNCTION)(cast(joined, LargeBinary)) == 0,
+    joined = " || '|' || ".join(
+        f"CASE WHEN typeof({c}) = 'text' THEN {c} ELSE '' END" for c in columns
     )
+    return f"({joined}) GLOB '*[^ -~]*' AND {SQLITE_UTF8_FUNCTION}(CAST(({joined}) AS BLOB)) = 0"
 
 
 # Readings whose created_at may not be a UTC ISO 8601 time: what yimao check reads them

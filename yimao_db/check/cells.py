@@ -41,22 +41,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from sqlalchemy import (
-    CheckConstraint,
-    Column,
-    Connection,
-    Integer,
-    String,
-    Table,
-    case,
-    func,
-    inspect,
-    literal_column,
-    not_,
-    or_,
-    select,
-)
-from sqlalchemy.sql.elements import ColumnElement, Grouping
+from sqlalchemy import CheckConstraint, Column, Connection, Integer, String, Table, inspect
 
 from yimao_db import dialect
 from yimao_db.check.problems import Capped, CheckReport, format_key
@@ -76,7 +61,7 @@ class Rule:
 
     kind: str  # constraint or type
     what: str  # how the report counts them: "rows where CHECK x is false"
-    broken: ColumnElement[bool]
+    broken: str  # SQL, true for a row that breaks the rule
     describe: Callable[[Mapping[Any, Any]], str]  # the detail line from the row
 
 
@@ -101,7 +86,7 @@ def check_rule(table: Table, constraint: CheckConstraint) -> Rule:
     return Rule(
         "constraint",
         f"rows where CHECK {name} is false",
-        not_(Grouping(constraint.sqltext)),
+        f"NOT ({sql})",
         describe,
     )
 
@@ -110,7 +95,7 @@ def not_null_rule(column: Column[Any], backend: str) -> Rule:
     return Rule(
         "constraint",
         f"rows where NOT NULL column {column.name} is NULL",
-        dialect.is_null(backend, column),
+        dialect.is_null(backend, column_sql(column, backend)),
         lambda _row: f"NOT NULL column {column.name} is NULL",
     )
 
@@ -124,12 +109,12 @@ def storage_rules(column: Column[Any]) -> list[Rule]:
         wanted = "text"
     else:
         return []
-    storage = dialect.sqlite_storage_class(column)
+    storage = dialect.sqlite_storage_class(column_sql(column, dialect.SQLITE))
     rules = [
         Rule(
             "type",
             f"rows where column {name} does not hold {STORAGE[wanted]}",
-            storage.not_in([wanted, "null"]),
+            f"{storage} NOT IN ('{wanted}', 'null')",
             lambda row: (
                 f"column {name} holds {STORAGE.get(row[f't_{name}'], row[f't_{name}'])}, "
                 f"expected {STORAGE[wanted]}: {shown(_value(row, name))}"
@@ -142,7 +127,7 @@ def storage_rules(column: Column[Any]) -> list[Rule]:
             Rule(
                 "type",
                 f"rows where column {name} is longer than VARCHAR({length})",
-                (storage == "text") & (func.length(column) > length),
+                f"{storage} = 'text' AND length({column_sql(column, dialect.SQLITE)}) > {length}",
                 lambda row: (
                     f"column {name} is {row[f'n_{name}']} characters long, longer than "
                     f"VARCHAR({length})"
@@ -187,7 +172,7 @@ def utf8_rule(table: Table) -> Rule | None:
     return Rule(
         "type",
         "rows with text that is not valid UTF-8",
-        dialect.sqlite_not_utf8(columns),
+        dialect.sqlite_not_utf8([column_sql(c, dialect.SQLITE) for c in columns]),
         describe,
     )
 
@@ -204,32 +189,37 @@ def table_rules(table: Table, backend: str) -> list[Rule]:
 
 
 @cache
+def _quote(backend: str) -> Callable[[str], str]:
+    quote: Callable[[str], str] = dialect.sqlalchemy_dialect(backend).identifier_preparer.quote
+    return quote
+
+
+def column_sql(column: Column[Any], backend: str) -> str:
+    """SQL naming ``column`` of its table, quoted as the backend needs."""
+    quote = _quote(backend)
+    return f"{quote(column.table.name)}.{quote(column.name)}"
+
+
+@cache
 def table_check(table_name: str, backend: str) -> tuple[str, tuple[Rule, ...]]:
-    """The query over one table (SQL text, compiled once per backend) and its rules.
+    """The query over one table (SQL text, made once per backend) and its rules.
 
     It selects the primary key, the cells the rules show and a flag per rule, for the rows
     that break at least one rule. The SQL is made from the models and literals only.
     """
     table = metadata.tables[table_name]
     rules = tuple(table_rules(table, backend))
-    shown: list[ColumnElement[Any]] = [c.label(f"v_{c.name}") for c in table.columns]
+    named = [(c.name, column_sql(c, backend)) for c in table.columns]
+    shown = [f"{sql} AS v_{name}" for name, sql in named]
     if backend == dialect.SQLITE:
-        shown += [dialect.sqlite_storage_class(c).label(f"t_{c.name}") for c in table.columns]
-        shown += [func.length(c).label(f"n_{c.name}") for c in table.columns]
-    flags = [
-        case((rule.broken, literal_column("1")), else_=literal_column("0")).label(f"r_{i}")
-        for i, rule in enumerate(rules)
-    ]
-    query = (
-        select(*shown, *flags)
-        .select_from(table)
-        .where(or_(*(rule.broken for rule in rules)))
-        .order_by(*table.primary_key.columns)
-    )
-    compiled = query.compile(
-        dialect=dialect.sqlalchemy_dialect(backend), compile_kwargs={"literal_binds": True}
-    )
-    return str(compiled), rules
+        shown += [f"{dialect.sqlite_storage_class(sql)} AS t_{name}" for name, sql in named]
+        shown += [f"length({sql}) AS n_{name}" for name, sql in named]
+    flags = [f"CASE WHEN {rule.broken} THEN 1 ELSE 0 END AS r_{i}" for i, rule in enumerate(rules)]
+    where = " OR ".join(f"({rule.broken})" for rule in rules) or "1 = 0"
+    order = ", ".join(column_sql(c, backend) for c in table.primary_key.columns)
+    quoted = _quote(backend)(table.name)
+    sql = f"SELECT {', '.join(shown + flags)} FROM {quoted} WHERE {where} ORDER BY {order}"
+    return sql, rules
 
 
 def check_table(conn: Connection, table: Table, found: dict[str, Capped]) -> None:
