@@ -584,6 +584,19 @@ def test_every_reading_column_is_attacked() -> None:
         assert set(cases) == {c.name for c in metadata.tables[table].columns}
 
 
+def test_a_rows_broken_checks_are_reported_in_the_order_of_their_names() -> None:
+    """A table's CHECK constraints are a set, iterated in an order that differs from one
+    process to the next; the check reads them by name, so that two runs of ``yimao check`` on
+    the same file print the same lines in the same order."""
+    from yimao_db.check.cells import table_check
+
+    for table in ("reading", "reading_line", "lodge_ingress"):
+        _sql, rules = table_check(table, "sqlite")
+        named = [r.what for r in rules if r.what.startswith("rows where CHECK ")]
+        assert len(named) >= 2
+        assert named == sorted(named)
+
+
 @pytest.mark.parametrize("case", list(CELL_CASES))
 def test_one_tampered_reading_cell_is_found(cells_report: str, case: str) -> None:
     k = list(CELL_CASES).index(case) + 1

@@ -178,7 +178,11 @@ def utf8_rule(table: Table) -> Rule | None:
 
 
 def table_rules(table: Table, backend: str) -> list[Rule]:
-    rules = [check_rule(table, c) for c in table.constraints if isinstance(c, CheckConstraint)]
+    # by name: a table's constraints are a set, whose order differs from one process to the next
+    checks = sorted(
+        (c for c in table.constraints if isinstance(c, CheckConstraint)), key=lambda c: str(c.name)
+    )
+    rules = [check_rule(table, c) for c in checks]
     rules += [not_null_rule(c, backend) for c in table.columns if not c.nullable]
     if backend == dialect.SQLITE:
         for column in table.columns:
