@@ -179,13 +179,18 @@ def _drop_pg_database(url: URL) -> None:
     engine.dispose()
 
 
+def _pg_empty() -> Iterator[str]:
+    """An empty database on the test server (a URL as text), dropped when done."""
+    url = _fresh_pg_database()
+    yield url.render_as_string(hide_password=False)
+    _drop_pg_database(url)
+
+
 @pytest.fixture
 def empty_db(tmp_path: Path) -> Iterator[str]:
     """A URL (as text) of an empty database on the chosen backend."""
     if BACKEND == "postgresql":
-        url = _fresh_pg_database()
-        yield url.render_as_string(hide_password=False)
-        _drop_pg_database(url)
+        yield from _pg_empty()
     else:
         yield str(tmp_path / "yimao.db")
 
@@ -352,9 +357,7 @@ def pg_empty_db() -> Iterator[str]:
     """An empty PostgreSQL database (a URL as text), whatever the backend under test."""
     if PG_URL is None:
         pytest.skip("needs a PostgreSQL server: set YIMAO_TEST_PG_URL")
-    url = _fresh_pg_database()
-    yield url.render_as_string(hide_password=False)
-    _drop_pg_database(url)
+    yield from _pg_empty()
 
 
 @pytest.fixture(autouse=True)

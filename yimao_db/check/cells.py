@@ -95,7 +95,7 @@ def not_null_rule(column: Column[Any], backend: str) -> Rule:
     return Rule(
         "constraint",
         f"rows where NOT NULL column {column.name} is NULL",
-        dialect.is_null(backend, column_sql(column, backend)),
+        dialect.is_null(backend, column_sql(column)),
         lambda _row: f"NOT NULL column {column.name} is NULL",
     )
 
@@ -109,7 +109,7 @@ def storage_rules(column: Column[Any]) -> list[Rule]:
         wanted = "text"
     else:
         return []
-    storage = dialect.sqlite_storage_class(column_sql(column, dialect.SQLITE))
+    storage = dialect.sqlite_storage_class(column_sql(column))
     rules = [
         Rule(
             "type",
@@ -127,7 +127,7 @@ def storage_rules(column: Column[Any]) -> list[Rule]:
             Rule(
                 "type",
                 f"rows where column {name} is longer than VARCHAR({length})",
-                f"{storage} = 'text' AND length({column_sql(column, dialect.SQLITE)}) > {length}",
+                f"{storage} = 'text' AND length({column_sql(column)}) > {length}",
                 lambda row: (
                     f"column {name} is {row[f'n_{name}']} characters long, longer than "
                     f"VARCHAR({length})"
@@ -172,7 +172,7 @@ def utf8_rule(table: Table) -> Rule | None:
     return Rule(
         "type",
         "rows with text that is not valid UTF-8",
-        dialect.sqlite_not_utf8([column_sql(c, dialect.SQLITE) for c in columns]),
+        dialect.sqlite_not_utf8([column_sql(c) for c in columns]),
         describe,
     )
 
@@ -192,16 +192,9 @@ def table_rules(table: Table, backend: str) -> list[Rule]:
     return rules
 
 
-@cache
-def _quote(backend: str) -> Callable[[str], str]:
-    quote: Callable[[str], str] = dialect.sqlalchemy_dialect(backend).identifier_preparer.quote
-    return quote
-
-
-def column_sql(column: Column[Any], backend: str) -> str:
-    """SQL naming ``column`` of its table, quoted as the backend needs."""
-    quote = _quote(backend)
-    return f"{quote(column.table.name)}.{quote(column.name)}"
+def column_sql(column: Column[Any]) -> str:
+    """SQL naming ``column`` of its table, quoted (:func:`yimao_db.dialect.quote`)."""
+    return f"{dialect.quote(column.table.name)}.{dialect.quote(column.name)}"
 
 
 @cache
@@ -213,15 +206,15 @@ def table_check(table_name: str, backend: str) -> tuple[str, tuple[Rule, ...]]:
     """
     table = metadata.tables[table_name]
     rules = tuple(table_rules(table, backend))
-    named = [(c.name, column_sql(c, backend)) for c in table.columns]
+    named = [(c.name, column_sql(c)) for c in table.columns]
     shown = [f"{sql} AS v_{name}" for name, sql in named]
     if backend == dialect.SQLITE:
         shown += [f"{dialect.sqlite_storage_class(sql)} AS t_{name}" for name, sql in named]
         shown += [f"length({sql}) AS n_{name}" for name, sql in named]
     flags = [f"CASE WHEN {rule.broken} THEN 1 ELSE 0 END AS r_{i}" for i, rule in enumerate(rules)]
     where = " OR ".join(f"({rule.broken})" for rule in rules) or "1 = 0"
-    order = ", ".join(column_sql(c, backend) for c in table.primary_key.columns)
-    quoted = _quote(backend)(table.name)
+    order = ", ".join(column_sql(c) for c in table.primary_key.columns)
+    quoted = dialect.quote(table.name)
     sql = f"SELECT {', '.join(shown + flags)} FROM {quoted} WHERE {where} ORDER BY {order}"
     return sql, rules
 
