@@ -12,11 +12,14 @@ from alembic import command
 from sqlalchemy import Connection, create_mock_engine, inspect, text
 from sqlalchemy.exc import IntegrityError
 
+from yimao_db import building as buildmod
+from yimao_db import dialect
 from yimao_db.building import build, head_revision
+from yimao_db.check import migrated_schema
 from yimao_db.db import reader_engine, resolve_url, sqlite_path, writer_engine
 from yimao_db.dialect import sqlite_schema_key
 from yimao_db.errors import DatabaseError, SeedCheckFailed
-from yimao_db.kb import invariants, seeding
+from yimao_db.kb import head_schema, invariants, seeding
 from yimao_db.kb.migrating import alembic_config
 from yimao_db.kb.views import contract
 
@@ -562,6 +565,79 @@ def test_failure_after_writing_keeps_previous_rows(
     with pytest.raises(SeedCheckFailed):
         build(fresh_db)
     assert contents(fresh_db) == before
+
+
+# --- a fresh file gets the head schema at once --------------------------------------------
+
+
+def _schema(path: Path) -> dict[tuple[str, str], tuple[str, tuple[str, ...]]]:
+    engine = reader_engine(str(path))
+    try:
+        with engine.connect() as c:
+            stored = dialect.sqlite_schema_sql(c)
+    finally:
+        engine.dispose()
+    return {k: (table, sqlite_schema_key(sql)) for k, (table, sql) in stored.items()}
+
+
+def _migrated() -> dict[tuple[str, str], tuple[str, tuple[str, ...]]]:
+    """What the migrations create, run on an in-memory database (as yimao check has it)."""
+    return {k: (table, sqlite_schema_key(sql)) for k, (table, sql) in migrated_schema().items()}
+
+
+def _migrations_run(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The targets of the migrations a build runs, recorded as they run."""
+    ran: list[str] = []
+    real = buildmod.migrate
+
+    def migrate(conn: Connection, target: str = "head") -> None:
+        ran.append(target)
+        real(conn, target)
+
+    monkeypatch.setattr(buildmod, "migrate", migrate)
+    return ran
+
+
+def test_an_empty_file_gets_the_schema_the_migrations_give_without_running_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """head_schema.sql is what the migrations leave (tests/test_generated.py holds it to
+    them); a build of an empty file runs it instead of the migrations, and the
+    database it makes has the migrations' schema, object for object, stamped at head."""
+    ran = _migrations_run(monkeypatch)
+    build(str(tmp_path / "fresh.db"))
+    assert ran == []
+    assert _schema(tmp_path / "fresh.db") == _migrated()
+    with sqlite3.connect(tmp_path / "fresh.db") as con:
+        assert con.execute("SELECT version_num FROM alembic_version").fetchall() == [
+            (head_revision(),)
+        ]
+    # the file holds the head's revision and one statement per object but the autoindexes
+    revision, statements = head_schema.statements()
+    assert revision == head_revision()
+    assert len(statements) == sum(1 for _, sql in migrated_schema().values() if sql is not None)
+
+
+def test_a_file_holding_anything_or_a_stale_schema_file_is_migrated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only a file with nothing in it is made from head_schema.sql, and only when the file is
+    of the head revision; anything else runs the migrations, as before."""
+    ran = _migrations_run(monkeypatch)
+    with sqlite3.connect(tmp_path / "theirs.db") as con:
+        con.execute("CREATE TABLE their_notes (x)")
+    build(str(tmp_path / "theirs.db"))
+    assert ran == ["head"]
+    with sqlite3.connect(tmp_path / "theirs.db") as con:
+        assert con.execute("SELECT count(*) FROM their_notes").fetchone() == (0,)
+
+    ran.clear()
+    revision, statements = head_schema.statements()
+    monkeypatch.setattr(head_schema, "statements", lambda: ("0001", statements))
+    build(str(tmp_path / "stale.db"))
+    assert ran == ["head"]
+    assert _schema(tmp_path / "stale.db") == _migrated()
+    assert revision == head_revision()
 
 
 # --- schema drift and constraints ---------------------------------------------------------

@@ -36,7 +36,7 @@ from sqlalchemy.engine import URL
 from yimao_db import dialect
 from yimao_db.db import writer_engine
 from yimao_db.errors import DatabaseError, SeedCheckFailed, shown
-from yimao_db.kb import derived, invariants, seeding
+from yimao_db.kb import derived, head_schema, invariants, seeding
 from yimao_db.kb.migrating import alembic_config
 
 KILL_ENV = "YIMAO_TEST_KILL_AT"
@@ -190,7 +190,7 @@ def unknown_revision(current: str) -> str:
     )
 
 
-def upgrade(conn: Connection, target: str = "head") -> None:
+def migrate(conn: Connection, target: str = "head") -> None:
     """Run the migrations up to ``target`` on ``conn``, inside its open transaction."""
     cfg = alembic_config()
     cfg.attributes["connection"] = conn
@@ -198,6 +198,17 @@ def upgrade(conn: Connection, target: str = "head") -> None:
         command.upgrade(cfg, "+1")  # test hook: one revision, then die part-way
         _test_kill("migration")
     command.upgrade(cfg, target)
+
+
+def upgrade(conn: Connection, target: str = "head") -> None:
+    """Bring ``conn`` to ``target`` inside its open transaction: an empty SQLite file to the
+    head at once, from the SQL the migrations leave (:mod:`yimao_db.kb.head_schema`), any
+    other database by the migrations (:func:`migrate`)."""
+    if target == "head" and not _kill_requested("migration"):
+        if head_schema.applies(conn, head_revision()):
+            head_schema.create(conn)
+            return
+    migrate(conn, target)
 
 
 def _foreign_key_violations(conn: Connection) -> list[tuple[str, list[tuple[object, ...]]]]:

@@ -347,12 +347,12 @@ def migrated_schema() -> dict[tuple[str, str], tuple[str, str | None]]:
     SQLite."""
     from sqlalchemy import create_engine
 
-    from yimao_db.building import upgrade
+    from yimao_db.building import migrate
 
     engine = create_engine("sqlite://")
     try:
         with engine.begin() as conn:
-            upgrade(conn)
+            migrate(conn)
             return dialect.sqlite_schema_sql(conn)
     finally:
         engine.dispose()

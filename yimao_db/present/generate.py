@@ -1,4 +1,5 @@
-"""Every file generated from the declarations, written (or checked) by one command.
+"""Every generated file (from the declarations, and the migrations), written or checked by one
+command.
 
 ``python -m yimao_db.present.generate`` rewrites them all; ``--check`` writes nothing and
 exits 1 naming each stale file (``tests/test_generated.py`` runs it). The files:
@@ -11,7 +12,9 @@ exits 1 naming each stale file (``tests/test_generated.py`` runs it). The files:
   (:mod:`yimao_db.present.schema_doc`);
 - the generated blocks of ``docs/readings.md`` and ``docs/signs.md``: the column tables of
   views (``<!-- columns of VIEW: generated … -->`` … ``<!-- end of columns -->``) and the
-  catalogue of signs.
+  catalogue of signs;
+- ``yimao_db/kb/head_schema.sql``: the SQLite schema the migrations leave at the head
+  revision, which a build of an empty file runs (:mod:`yimao_db.kb.head_schema`).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from yimao_db.kb import head_schema
 from yimao_db.kb.views import views
 from yimao_db.kb.views.chart import chart_rows_source
 from yimao_db.present.chart_schema import chart_schema_text
@@ -37,6 +41,7 @@ GENERATED: dict[str, Callable[[str], str]] = {
     "docs/schema.md": lambda _: generated_markdown(),
     "docs/readings.md": with_view_columns,
     "docs/signs.md": lambda text: with_catalogue(with_view_columns(text)),
+    "yimao_db/kb/head_schema.sql": head_schema.source,
 }
 
 
