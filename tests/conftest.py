@@ -58,6 +58,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from helpers import rows_derived_once
 from hypothesis import HealthCheck, settings
 from hypothesis.errors import InvalidArgument
 from sqlalchemy import Connection, create_engine, text
@@ -65,6 +66,7 @@ from sqlalchemy.engine import URL, make_url
 
 from yimao_db.building import build
 from yimao_db.db import reader_engine
+from yimao_db.kb import seeding
 
 BACKEND = os.environ.get("YIMAO_TEST_BACKEND", "sqlite")
 PG_URL = os.environ.get("YIMAO_TEST_PG_URL") or None
@@ -110,6 +112,17 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "alone: measures a process's memory; runs while no other test runs (xdist)"
     )
+
+
+@pytest.fixture(autouse=True, scope="session")
+def rules_derived_once() -> Iterator[None]:
+    """The seeded rows are a pure function of the package: each worker derives them once
+    and every build and check in it gets a copy (``helpers.rows_derived_once``); the seed's
+    self-checks still run each time. A test that changes what the seed scripts read puts
+    back the real derivation, ``helpers.COMPUTE_ROWS``."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(seeding, "computed_rows", rows_derived_once)
+        yield
 
 
 # The fixtures that hand a test a database of the backend under test.

@@ -39,6 +39,21 @@ def reading_view(engine: Engine, sql: str, reading_id: int) -> list[dict[str, An
         return [dict(r) for r in conn.execute(text(sql), {"id": reading_id}).mappings()]
 
 
+COMPUTE_ROWS = seeding.computed_rows  # the seed scripts run afresh (conftest replaces it)
+
+
+@cache
+def _derived_rows() -> seeding.Tables:
+    return COMPUTE_ROWS()
+
+
+def rows_derived_once() -> seeding.Tables:
+    """What :func:`seeding.computed_rows` gives, derived once per worker: each call gets
+    its own copy of the rows. tests/conftest.py has every build and check of the session
+    call it (the self-checks still run each time)."""
+    return {name: [dict(row) for row in rows] for name, rows in _derived_rows().items()}
+
+
 @cache
 def _seeded() -> seeding.Tables:
     return seeding.compute_tables()

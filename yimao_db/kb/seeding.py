@@ -42,11 +42,17 @@ def seed_scripts() -> tuple[ModuleType, ...]:
     return tuple(modules)
 
 
-def compute_tables() -> Tables:
-    """Every seeded table's rows, derived afresh; raises SeedCheckFailed if a self-check fails."""
+def computed_rows() -> Tables:
+    """Every seeded table's rows as the seed scripts derive them, before their self-checks."""
     tables: Tables = {}
     for script in seed_scripts():
         tables.update(script.rows(tables))
+    return tables
+
+
+def compute_tables() -> Tables:
+    """Every seeded table's rows, derived afresh; raises SeedCheckFailed if a self-check fails."""
+    tables = computed_rows()
     failures = [
         msg
         for script in seed_scripts()
