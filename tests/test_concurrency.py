@@ -12,13 +12,12 @@ from __future__ import annotations
 import multiprocessing
 import os
 import time
-import traceback
 from collections.abc import Iterator
-from multiprocessing.synchronize import Barrier
 from typing import Any
 
 import pytest
 from sqlalchemy import text
+from writers import CASTS, JOURNAL_ROUNDS, JOURNAL_TAGS, cast_many, journal_many
 
 from yimao_db.building import build
 from yimao_db.db import reader_engine, writer_engine
@@ -27,36 +26,6 @@ from yimao_db.kb import derived
 WRITERS = 8
 PER_WRITER = 500 if os.environ.get("YIMAO_FULL_SIZE") == "1" else 50
 CONTEXT = multiprocessing.get_context("spawn")  # each process imports afresh, owns its engine
-
-# Inputs cycled by the writers: values, notation, hexagram + moving lines, coins.
-CASTS: list[dict[str, Any]] = [
-    {"lines": "789678", "pillars": "甲子,丙寅,甲子,甲子"},
-    {"lines": "乾之姤", "pillars": "甲辰,丙寅,乙丑,丙子"},
-    {"lines": "天風姤", "moving": "1,4", "day": "丙寅", "month": "卯"},
-    {"coins": "2,1,3,0,2,2", "pillars": "癸卯,甲寅,丁卯,庚子"},
-]
-
-
-def cast_many(db: str, count: int, start: Barrier | None, results: Any, worker: int) -> None:
-    """A writer process: cast ``count`` readings with its own engine; report ids or errors."""
-    from yimao_db.readings import cast
-
-    ids: list[int] = []
-    errors: list[str] = []
-    engine = writer_engine(db)
-    try:
-        if start is not None:
-            start.wait(timeout=120)
-        for i in range(count):
-            try:
-                ids.append(cast(**CASTS[(worker + i) % len(CASTS)], db=engine))
-            except Exception as exc:  # reported to the test, which fails on any
-                errors.append(f"{type(exc).__name__}: {exc}")
-    except Exception:
-        errors.append(traceback.format_exc())
-    finally:
-        engine.dispose()
-        results.put((worker, ids, errors))
 
 
 @pytest.fixture(
@@ -216,36 +185,6 @@ def test_a_writer_waits_for_another_instead_of_failing(sqlite_built_db: str) -> 
 
 
 # --- tags and outcomes of one reading, from many processes at once ---------------------------
-
-JOURNAL_ROUNDS = 10
-JOURNAL_TAGS = 12
-
-
-def journal_many(db: str, reading_id: int, start: Barrier, results: Any, worker: int) -> None:
-    """A process that tags one reading and records its outcome, ``JOURNAL_ROUNDS`` times each;
-    reports the tags each ``tag`` said were new and the outcome each ``record_outcome`` replaced."""
-    from yimao_db.journaling import record_outcome, tag
-
-    added: list[str] = []
-    replaced: list[str | None] = []
-    errors: list[str] = []
-    engine = writer_engine(db)
-    try:
-        start.wait(timeout=120)
-        for i in range(JOURNAL_ROUNDS):
-            try:
-                wanted = [f"t{(worker + i) % JOURNAL_TAGS}", f"t{(worker * 3 + i) % JOURNAL_TAGS}"]
-                added += tag(reading_id, wanted, db=engine)
-                verdict = ("hit", "miss", "partial")[i % 3]
-                before = record_outcome(reading_id, verdict, note=f"{worker}.{i}", db=engine)
-                replaced.append(None if before is None else before.note)
-            except Exception as exc:  # reported to the test, which fails on any
-                errors.append(f"{type(exc).__name__}: {exc}")
-    except Exception:
-        errors.append(traceback.format_exc())
-    finally:
-        engine.dispose()
-        results.put((worker, added, replaced, errors))
 
 
 def test_tags_and_outcomes_of_one_reading_at_once(target_db: str) -> None:
