@@ -23,10 +23,11 @@ migrations run afresh, not with this file.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, create_engine
 
 from yimao_db import dialect
 
@@ -43,14 +44,11 @@ _HEADER = """\
 """
 
 
-def source(now: str = "") -> str:
-    """The text of ``head_schema.sql``: the migrations run on an in-memory database. ``now``,
-    the file's text, is kept when it differs only where the migrations' text varies from run
-    to run (:func:`yimao_db.dialect.sqlite_schema_key`)."""
-    from sqlalchemy import create_engine
-
-    from yimao_db.building import head_revision, migrate
-
+def source(now: str, migrate: Callable[[Connection], None], revision: str) -> str:
+    """The text of ``head_schema.sql``: ``migrate`` (the migrations to the head, ``revision``)
+    run on an in-memory database. ``now``, the file's text, is kept when it differs only
+    where the migrations' text varies from run to run
+    (:func:`yimao_db.dialect.sqlite_schema_key`)."""
     engine = create_engine("sqlite://")
     try:
         with engine.begin() as conn:
@@ -61,7 +59,7 @@ def source(now: str = "") -> str:
     # tables, views and triggers in the order they were created; the indexes after the
     # tables, by name (a table rebuilt in batch mode gets its indexes in no fixed order)
     objects.sort(key=lambda o: (_KINDS.index(o[0]), o[1] if o[0] == "index" else ""))
-    parts = [_HEADER, f"{MARK}revision {head_revision()}\n"]
+    parts = [_HEADER, f"{MARK}revision {revision}\n"]
     for kind, name, sql in objects:
         if f"\n{MARK}" in sql or sql.rstrip().endswith(";"):
             raise ValueError(f"{kind} {name}: its SQL cannot be written to {SQL_FILE.name}")

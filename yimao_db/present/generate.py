@@ -23,6 +23,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from yimao_db.building import head_revision, migrate
 from yimao_db.kb import head_schema
 from yimao_db.kb.views import views
 from yimao_db.kb.views.chart import chart_rows_source
@@ -41,7 +42,7 @@ GENERATED: dict[str, Callable[[str], str]] = {
     "docs/schema.md": lambda _: generated_markdown(),
     "docs/readings.md": with_view_columns,
     "docs/signs.md": lambda text: with_catalogue(with_view_columns(text)),
-    "yimao_db/kb/head_schema.sql": head_schema.source,
+    "yimao_db/kb/head_schema.sql": lambda now: head_schema.source(now, migrate, head_revision()),
 }
 
 
