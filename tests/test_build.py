@@ -621,8 +621,8 @@ def test_an_empty_file_gets_the_schema_the_migrations_give_without_running_them(
 def test_a_file_holding_anything_or_a_stale_schema_file_is_migrated(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Only a file with nothing in it is made from head_schema.sql, and only when the file is
-    of the head revision; anything else runs the migrations, as before."""
+    """Only a file with nothing in it is made from head_schema.sql, and only when that file
+    is of the head revision and can be read; anything else runs the migrations, as before."""
     ran = _migrations_run(monkeypatch)
     with sqlite3.connect(tmp_path / "theirs.db") as con:
         con.execute("CREATE TABLE their_notes (x)")
@@ -638,6 +638,17 @@ def test_a_file_holding_anything_or_a_stale_schema_file_is_migrated(
     assert ran == ["head"]
     assert _schema(tmp_path / "stale.db") == _migrated()
     assert revision == head_revision()
+
+    monkeypatch.undo()  # the real statements(), reading a file that is not there
+    ran = _migrations_run(monkeypatch)
+    monkeypatch.setattr(head_schema, "SQL_FILE", tmp_path / "missing.sql")
+    head_schema.statements.cache_clear()
+    try:
+        build(str(tmp_path / "without.db"))
+    finally:
+        head_schema.statements.cache_clear()
+    assert ran == ["head"]
+    assert _schema(tmp_path / "without.db") == _migrated()
 
 
 # --- schema drift and constraints ---------------------------------------------------------

@@ -68,36 +68,37 @@ def source(now: str, migrate: Callable[[Connection], None], revision: str) -> st
     return now if now and _compared(now) == _compared(text) else text
 
 
-def _chunks(text: str) -> tuple[str, list[str]]:
-    """The revision and the statements' chunks (``kind name``, a new line, the SQL and ``;``)
-    of the text of ``head_schema.sql``."""
-    _, revision_line, *chunks = text.split(f"\n{MARK}")
-    return revision_line.removeprefix("revision ").strip(), chunks
+def _parts(text: str) -> tuple[str, str, list[str]]:
+    """The header, the revision and the statements' chunks (``kind name``, a new line, the
+    SQL and ``;``) of the text of ``head_schema.sql``."""
+    header, revision_line, *chunks = text.split(f"\n{MARK}")
+    return header, revision_line.removeprefix("revision ").strip(), chunks
 
 
 def _compared(text: str) -> tuple[object, ...]:
-    revision, chunks = _chunks(text)
-    return (
-        text.split(f"\n{MARK}")[0],
-        revision,
-        *((c.split("\n", 1)[0], dialect.sqlite_schema_key(c.split("\n", 1)[1])) for c in chunks),
-    )
+    header, revision, chunks = _parts(text)
+    pairs = (chunk.split("\n", 1) for chunk in chunks)
+    return (header, revision, *((name, dialect.sqlite_schema_key(sql)) for name, sql in pairs))
 
 
 @cache
 def statements() -> tuple[str, tuple[str, ...]]:
     """(revision, the statements in order) read from ``head_schema.sql``."""
-    revision, chunks = _chunks(SQL_FILE.read_text(encoding="utf-8"))
+    _, revision, chunks = _parts(SQL_FILE.read_text(encoding="utf-8"))
     return revision, tuple(chunk.split("\n", 1)[1].rstrip().removesuffix(";") for chunk in chunks)
 
 
 def applies(conn: Connection, head: str) -> bool:
-    """Whether ``conn`` is an empty SQLite database and the file holds revision ``head``."""
+    """Whether ``conn`` is an empty SQLite database and the file holds revision ``head`` (a
+    package without a readable file is migrated: slower, never different)."""
     if conn.dialect.name != "sqlite":
         return False
     if conn.exec_driver_sql("SELECT count(*) FROM sqlite_master").scalar_one():
         return False
-    return statements()[0] == head
+    try:
+        return statements()[0] == head
+    except (OSError, ValueError):  # the file missing or unreadable: the migrations, as before
+        return False
 
 
 def create(conn: Connection) -> None:
