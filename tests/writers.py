@@ -9,8 +9,13 @@ of every process).
 from __future__ import annotations
 
 import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
 from multiprocessing.synchronize import Barrier
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
 
 # Inputs cycled by the writers: values, notation, hexagram + moving lines, coins.
 CASTS: list[dict[str, Any]] = [
@@ -21,26 +26,38 @@ CASTS: list[dict[str, Any]] = [
 ]
 
 
+@contextmanager
+def _own_engine(db: str, errors: list[str]) -> Iterator[Engine]:
+    """The process's own engine for ``db``, disposed of after the block; an exception that
+    leaves the block is reported in ``errors`` (the test fails on any)."""
+    from yimao_db.db import writer_engine
+
+    try:
+        engine = writer_engine(db)
+        try:
+            yield engine
+        finally:
+            engine.dispose()
+    except Exception:
+        errors.append(traceback.format_exc())
+
+
 def cast_many(db: str, count: int, start: Barrier | None, results: Any, worker: int) -> None:
     """A writer process: cast ``count`` readings with its own engine; report ids or errors."""
-    from yimao_db.db import writer_engine
     from yimao_db.readings import cast
 
     ids: list[int] = []
     errors: list[str] = []
-    engine = writer_engine(db)
     try:
-        if start is not None:
-            start.wait(timeout=120)
-        for i in range(count):
-            try:
-                ids.append(cast(**CASTS[(worker + i) % len(CASTS)], db=engine))
-            except Exception as exc:  # reported to the test, which fails on any
-                errors.append(f"{type(exc).__name__}: {exc}")
-    except Exception:
-        errors.append(traceback.format_exc())
+        with _own_engine(db, errors) as engine:
+            if start is not None:
+                start.wait(timeout=120)
+            for i in range(count):
+                try:
+                    ids.append(cast(**CASTS[(worker + i) % len(CASTS)], db=engine))
+                except Exception as exc:  # reported to the test, which fails on any
+                    errors.append(f"{type(exc).__name__}: {exc}")
     finally:
-        engine.dispose()
         results.put((worker, ids, errors))
 
 
@@ -51,26 +68,25 @@ JOURNAL_TAGS = 12
 def journal_many(db: str, reading_id: int, start: Barrier, results: Any, worker: int) -> None:
     """A process that tags one reading and records its outcome, ``JOURNAL_ROUNDS`` times each;
     reports the tags each ``tag`` said were new and the outcome each ``record_outcome`` replaced."""
-    from yimao_db.db import writer_engine
     from yimao_db.journaling import record_outcome, tag
 
     added: list[str] = []
     replaced: list[str | None] = []
     errors: list[str] = []
-    engine = writer_engine(db)
     try:
-        start.wait(timeout=120)
-        for i in range(JOURNAL_ROUNDS):
-            try:
-                wanted = [f"t{(worker + i) % JOURNAL_TAGS}", f"t{(worker * 3 + i) % JOURNAL_TAGS}"]
-                added += tag(reading_id, wanted, db=engine)
-                verdict = ("hit", "miss", "partial")[i % 3]
-                before = record_outcome(reading_id, verdict, note=f"{worker}.{i}", db=engine)
-                replaced.append(None if before is None else before.note)
-            except Exception as exc:  # reported to the test, which fails on any
-                errors.append(f"{type(exc).__name__}: {exc}")
-    except Exception:
-        errors.append(traceback.format_exc())
+        with _own_engine(db, errors) as engine:
+            start.wait(timeout=120)
+            for i in range(JOURNAL_ROUNDS):
+                try:
+                    wanted = [
+                        f"t{(worker + i) % JOURNAL_TAGS}",
+                        f"t{(worker * 3 + i) % JOURNAL_TAGS}",
+                    ]
+                    added += tag(reading_id, wanted, db=engine)
+                    verdict = ("hit", "miss", "partial")[i % 3]
+                    before = record_outcome(reading_id, verdict, note=f"{worker}.{i}", db=engine)
+                    replaced.append(None if before is None else before.note)
+                except Exception as exc:  # reported to the test, which fails on any
+                    errors.append(f"{type(exc).__name__}: {exc}")
     finally:
-        engine.dispose()
         results.put((worker, added, replaced, errors))
