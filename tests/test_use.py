@@ -247,7 +247,9 @@ def test_check_recomputes_the_use_and_the_change_log(fresh_db: str) -> None:
             if candidates is not None:
                 conn.execute(text("DROP VIEW v_reading_use_computed"))
                 conn.execute(text("DROP VIEW v_reading_use_candidate"))
-                conn.execute(text(candidates.replace("a.position)", "a.position DESC)")))
+                ordered = "ORDER BY a.key_rank, a.position"
+                assert candidates.count(ordered) == 1
+                conn.execute(text(candidates.replace(ordered, ordered + " DESC")))
                 from yimao_db.kb.views import views
 
                 computed = views()["v_reading_use_computed"].sql

@@ -71,6 +71,10 @@ JOIN hidden_spirit hs ON hs.king_wen = r.primary_kw AND hs.relative = rr.relativ
 {_KEY.format(b="hs.branch", moving="0", world="0", response="0")}
 WHERE s.name = r.about AND (s.place IS NULL OR ur.by_place = 0)"""
 
+# The three window functions share one window, framed as the whole partition (ROW_NUMBER
+# ignores the frame; FIRST_VALUE is then the chosen candidate's, COUNT the role's
+# candidates), so that SQLite sorts the candidates once and computes the three in one pass:
+# until revision 0025 COUNT had a window of its own, a second sort and pass.
 V_READING_USE_CANDIDATE = View(
     "v_reading_use_candidate",
     "readings",
@@ -114,10 +118,11 @@ FROM (
   SELECT a.*,
          ROW_NUMBER() OVER w AS rank,
          FIRST_VALUE(a.key_rank) OVER w AS chosen_rank,
-         COUNT(*) OVER (PARTITION BY a.reading_id, a.role) AS candidate_count
+         COUNT(*) OVER w AS candidate_count
   FROM ({_ARMS}
   ) a
-  WINDOW w AS (PARTITION BY a.reading_id, a.role ORDER BY a.key_rank, a.position)
+  WINDOW w AS (PARTITION BY a.reading_id, a.role ORDER BY a.key_rank, a.position
+               ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
 ) c
 LEFT JOIN use_loss_reason lr
   ON c.rank > 1 AND lr.winner_rank = c.chosen_rank AND lr.loser_rank = c.key_rank
