@@ -1411,10 +1411,10 @@ CREATE TABLE "matter_preference" (
 	passage VARCHAR(8), 
 	basis VARCHAR(8) NOT NULL, 
 	CONSTRAINT pk_matter_preference PRIMARY KEY (matter, attitude, item), 
-	CONSTRAINT ck_matter_preference_attitude_domain CHECK (attitude IN ('want', 'fear', 'relief')), 
+	CONSTRAINT ck_matter_preference_basis_domain CHECK (basis IN ('book', 'standard', 'decision')), 
 	CONSTRAINT ck_matter_preference_book_cites CHECK (basis <> 'book' OR passage IS NOT NULL), 
 	CONSTRAINT fk_matter_preference_passage_source_passage FOREIGN KEY(passage) REFERENCES source_passage (id), 
-	CONSTRAINT ck_matter_preference_basis_domain CHECK (basis IN ('book', 'standard', 'decision')), 
+	CONSTRAINT ck_matter_preference_attitude_domain CHECK (attitude IN ('want', 'fear', 'relief')), 
 	CONSTRAINT ck_matter_preference_item_kind_domain CHECK (item_kind IN ('relative', 'spirit', 'general', 'shensha', 'condition')), 
 	CONSTRAINT fk_matter_preference_matter_matter FOREIGN KEY(matter) REFERENCES matter (name)
 );
@@ -1430,12 +1430,12 @@ CREATE TABLE "spirit_attribute" (
 	passage VARCHAR(8), 
 	basis VARCHAR(8) NOT NULL, 
 	CONSTRAINT pk_spirit_attribute PRIMARY KEY (spirit), 
-	CONSTRAINT uq_spirit_attribute_governs UNIQUE (governs), 
-	CONSTRAINT ck_spirit_attribute_governs_domain CHECK (governs IN ('生', '言', '實', '虛', '殺', '計')), 
-	CONSTRAINT fk_spirit_attribute_passage_source_passage FOREIGN KEY(passage) REFERENCES source_passage (id), 
 	CONSTRAINT uq_spirit_attribute_post UNIQUE (post), 
-	CONSTRAINT ck_spirit_attribute_basis_domain CHECK (basis IN ('book', 'standard', 'decision')), 
+	CONSTRAINT uq_spirit_attribute_governs UNIQUE (governs), 
+	CONSTRAINT fk_spirit_attribute_passage_source_passage FOREIGN KEY(passage) REFERENCES source_passage (id), 
 	CONSTRAINT ck_spirit_attribute_book_cites CHECK (basis <> 'book' OR passage IS NOT NULL), 
+	CONSTRAINT ck_spirit_attribute_governs_domain CHECK (governs IN ('生', '言', '實', '虛', '殺', '計')), 
+	CONSTRAINT ck_spirit_attribute_basis_domain CHECK (basis IN ('book', 'standard', 'decision')), 
 	CONSTRAINT fk_spirit_attribute_spirit_spirit FOREIGN KEY(spirit) REFERENCES spirit (name)
 );
 
@@ -1463,20 +1463,20 @@ CREATE TABLE "reading" (
 	najia_half VARCHAR(4) NOT NULL, 
 	matter VARCHAR(2), about VARCHAR(8) CONSTRAINT fk_reading_about_subject REFERENCES subject (name), cast_utc VARCHAR(20) CONSTRAINT ck_reading_cast_utc_utc CHECK (cast_utc LIKE '____-__-__T__:__:__Z'), 
 	CONSTRAINT pk_reading PRIMARY KEY (id), 
-	CONSTRAINT fk_reading_month_branch_branch FOREIGN KEY(month_branch) REFERENCES branch (name), 
+	CONSTRAINT fk_reading_day_gz_ganzhi FOREIGN KEY(day_gz) REFERENCES ganzhi (name), 
+	CONSTRAINT fk_reading_primary_kw_hexagram FOREIGN KEY(primary_kw) REFERENCES hexagram (king_wen), 
+	CONSTRAINT ck_reading_changed_iff_moving CHECK ((changed_kw IS NULL) = (moving_mask = 0)), 
+	CONSTRAINT ck_reading_early_rat_bool CHECK (early_rat IN (0, 1)), 
+	CONSTRAINT fk_reading_hour_gz_ganzhi FOREIGN KEY(hour_gz) REFERENCES ganzhi (name), 
 	CONSTRAINT ck_reading_half_year_domain CHECK (half_year IN ('冬至後', '夏至後')), 
+	CONSTRAINT ck_reading_moving_mask_range CHECK (moving_mask BETWEEN 0 AND 63), 
+	CONSTRAINT ck_reading_najia_half_domain CHECK (najia_half IN ('冬至後', '夏至後')), 
+	CONSTRAINT ck_reading_najia_variant_domain CHECK (najia_variant IN ('fixed', 'seasonal')), 
+	CONSTRAINT fk_reading_changed_kw_hexagram FOREIGN KEY(changed_kw) REFERENCES hexagram (king_wen), 
 	CONSTRAINT ck_reading_method_domain CHECK (method IN ('values', 'coins', 'notation', 'hexagram', 'random')), 
 	CONSTRAINT fk_reading_year_gz_ganzhi FOREIGN KEY(year_gz) REFERENCES ganzhi (name), 
-	CONSTRAINT ck_reading_najia_variant_domain CHECK (najia_variant IN ('fixed', 'seasonal')), 
-	CONSTRAINT fk_reading_hour_gz_ganzhi FOREIGN KEY(hour_gz) REFERENCES ganzhi (name), 
-	CONSTRAINT ck_reading_changed_iff_moving CHECK ((changed_kw IS NULL) = (moving_mask = 0)), 
-	CONSTRAINT ck_reading_najia_half_domain CHECK (najia_half IN ('冬至後', '夏至後')), 
+	CONSTRAINT fk_reading_month_branch_branch FOREIGN KEY(month_branch) REFERENCES branch (name), 
 	CONSTRAINT fk_reading_month_gz_ganzhi FOREIGN KEY(month_gz) REFERENCES ganzhi (name), 
-	CONSTRAINT fk_reading_primary_kw_hexagram FOREIGN KEY(primary_kw) REFERENCES hexagram (king_wen), 
-	CONSTRAINT ck_reading_early_rat_bool CHECK (early_rat IN (0, 1)), 
-	CONSTRAINT ck_reading_moving_mask_range CHECK (moving_mask BETWEEN 0 AND 63), 
-	CONSTRAINT fk_reading_changed_kw_hexagram FOREIGN KEY(changed_kw) REFERENCES hexagram (king_wen), 
-	CONSTRAINT fk_reading_day_gz_ganzhi FOREIGN KEY(day_gz) REFERENCES ganzhi (name), 
 	CONSTRAINT fk_reading_matter_matter FOREIGN KEY(matter) REFERENCES matter (name)
 );
 
@@ -2552,80 +2552,6 @@ SELECT reading_id, position, relative, ganzhi, element, over_ganzhi, is_void, is
        month_on, month_generates, month_helps, month_controls, month_combines
 FROM reading_hidden;
 
--- yimao: view v_reading_use_candidate
-CREATE VIEW v_reading_use_candidate AS 
-SELECT c.reading_id, c.subject, c.role, c.role_ordinal, c.relative, c.source, c.position,
-       c.is_moving, c.is_world, c.is_response, c.strength, c.is_void, c.is_month_break,
-       c.key_rank, c.rank, c.candidate_count, lr.reason
-FROM (
-  SELECT a.*,
-         ROW_NUMBER() OVER w AS rank,
-         FIRST_VALUE(a.key_rank) OVER w AS chosen_rank,
-         COUNT(*) OVER w AS candidate_count
-  FROM (
-SELECT r.id AS reading_id, r.about AS subject, rr.role, ur.ordinal AS role_ordinal, rr.relative, s.kind AS source, l.position AS position, k.is_moving, k.is_world, k.is_response, k.strength, k.is_void, k.is_month_break, k.rank AS key_rank
-
-FROM reading r
-CROSS JOIN subject s
-LEFT JOIN line_place sp ON sp.king_wen = r.primary_kw AND sp.place = s.place
-LEFT JOIN hexagram_line sl ON sl.king_wen = r.primary_kw AND sl.position = sp.position
-JOIN relative_role rr ON rr.use_relative = COALESCE(s.relative, sl.relative)
-JOIN use_role ur ON ur.role = rr.role
-JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = sp.position
-CROSS JOIN reading_line rl
-JOIN line_value lv ON lv.value = rl.value
-
-LEFT JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
-LEFT JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
-JOIN use_candidate_rank k ON k.is_moving = lv.is_moving AND k.is_world = l.is_world
-  AND k.is_response = l.is_response AND k.strength = bm.strength AND k.is_void = bd.is_void
-  AND k.is_month_break = bm.is_month_break
-WHERE s.name = r.about AND rl.reading_id = r.id AND rl.position = l.position
-  AND ur.by_place = 1
-UNION ALL
-SELECT r.id AS reading_id, r.about AS subject, rr.role, ur.ordinal AS role_ordinal, rr.relative, 'visible' AS source, l.position AS position, k.is_moving, k.is_world, k.is_response, k.strength, k.is_void, k.is_month_break, k.rank AS key_rank
-
-FROM reading r
-CROSS JOIN subject s
-LEFT JOIN line_place sp ON sp.king_wen = r.primary_kw AND sp.place = s.place
-LEFT JOIN hexagram_line sl ON sl.king_wen = r.primary_kw AND sl.position = sp.position
-JOIN relative_role rr ON rr.use_relative = COALESCE(s.relative, sl.relative)
-JOIN use_role ur ON ur.role = rr.role
-JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.relative = rr.relative
-CROSS JOIN reading_line rl
-JOIN line_value lv ON lv.value = rl.value
-
-LEFT JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
-LEFT JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
-JOIN use_candidate_rank k ON k.is_moving = lv.is_moving AND k.is_world = l.is_world
-  AND k.is_response = l.is_response AND k.strength = bm.strength AND k.is_void = bd.is_void
-  AND k.is_month_break = bm.is_month_break
-WHERE s.name = r.about AND rl.reading_id = r.id AND rl.position = l.position
-  AND (s.place IS NULL OR ur.by_place = 0)
-UNION ALL
-SELECT r.id AS reading_id, r.about AS subject, rr.role, ur.ordinal AS role_ordinal, rr.relative, 'hidden' AS source, hs.position AS position, k.is_moving, k.is_world, k.is_response, k.strength, k.is_void, k.is_month_break, k.rank AS key_rank
-
-FROM reading r
-CROSS JOIN subject s
-LEFT JOIN line_place sp ON sp.king_wen = r.primary_kw AND sp.place = s.place
-LEFT JOIN hexagram_line sl ON sl.king_wen = r.primary_kw AND sl.position = sp.position
-JOIN relative_role rr ON rr.use_relative = COALESCE(s.relative, sl.relative)
-JOIN use_role ur ON ur.role = rr.role
-JOIN hidden_spirit hs ON hs.king_wen = r.primary_kw AND hs.relative = rr.relative
-
-LEFT JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = hs.branch
-LEFT JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = hs.branch
-JOIN use_candidate_rank k ON k.is_moving = 0 AND k.is_world = 0
-  AND k.is_response = 0 AND k.strength = bm.strength AND k.is_void = bd.is_void
-  AND k.is_month_break = bm.is_month_break
-WHERE s.name = r.about AND (s.place IS NULL OR ur.by_place = 0)
-  ) a
-  WINDOW w AS (PARTITION BY a.reading_id, a.role ORDER BY a.key_rank, a.position
-               ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
-) c
-LEFT JOIN use_loss_reason lr
-  ON c.rank > 1 AND lr.winner_rank = c.chosen_rank AND lr.loser_rank = c.key_rank;
-
 -- yimao: view v_reading_use
 CREATE VIEW v_reading_use AS 
 SELECT reading_id, subject, role, role_ordinal, mark, relative, source, position, stem, branch, element, ganzhi, strength, stage, day_on, day_generates, day_helps, day_controls, day_combines, month_on, month_generates, month_helps, month_controls, month_combines, is_void, is_month_break, is_day_clash, is_moving, transform, changed_ganzhi, fly_relation, fly_ganzhi, fly_is_moving, fly_is_day_clash, month_stands_for, day_stands_for, candidate_count
@@ -2990,6 +2916,80 @@ SELECT h.reading_id, h.question, h.cast_at, h.tz,
        h.cast_utc, h.sun_mansion, h.moon_mansion, h.all_moving_name
 FROM reading_header h  -- its reading_id is the view's: ORDER BY reading_id walks its key
 LEFT JOIN reading_outcome o ON o.reading_id = h.reading_id;
+
+-- yimao: view v_reading_use_candidate
+CREATE VIEW v_reading_use_candidate AS 
+SELECT c.reading_id, c.subject, c.role, c.role_ordinal, c.relative, c.source, c.position,
+       c.is_moving, c.is_world, c.is_response, c.strength, c.is_void, c.is_month_break,
+       c.key_rank, c.rank, c.candidate_count, lr.reason
+FROM (
+  SELECT a.*,
+         ROW_NUMBER() OVER w AS rank,
+         FIRST_VALUE(a.key_rank) OVER w AS chosen_rank,
+         COUNT(*) OVER w AS candidate_count
+  FROM (
+SELECT r.id AS reading_id, r.about AS subject, rr.role, ur.ordinal AS role_ordinal, rr.relative, s.kind AS source, l.position AS position, k.is_moving, k.is_world, k.is_response, k.strength, k.is_void, k.is_month_break, k.rank AS key_rank
+
+FROM reading r
+CROSS JOIN subject s
+LEFT JOIN line_place sp ON sp.king_wen = r.primary_kw AND sp.place = s.place
+LEFT JOIN hexagram_line sl ON sl.king_wen = r.primary_kw AND sl.position = sp.position
+JOIN relative_role rr ON rr.use_relative = COALESCE(s.relative, sl.relative)
+JOIN use_role ur ON ur.role = rr.role
+JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = sp.position
+CROSS JOIN reading_line rl
+JOIN line_value lv ON lv.value = rl.value
+
+LEFT JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
+LEFT JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
+JOIN use_candidate_rank k ON k.is_moving = lv.is_moving AND k.is_world = l.is_world
+  AND k.is_response = l.is_response AND k.strength = bm.strength AND k.is_void = bd.is_void
+  AND k.is_month_break = bm.is_month_break
+WHERE s.name = r.about AND rl.reading_id = r.id AND rl.position = l.position
+  AND ur.by_place = 1
+UNION ALL
+SELECT r.id AS reading_id, r.about AS subject, rr.role, ur.ordinal AS role_ordinal, rr.relative, 'visible' AS source, l.position AS position, k.is_moving, k.is_world, k.is_response, k.strength, k.is_void, k.is_month_break, k.rank AS key_rank
+
+FROM reading r
+CROSS JOIN subject s
+LEFT JOIN line_place sp ON sp.king_wen = r.primary_kw AND sp.place = s.place
+LEFT JOIN hexagram_line sl ON sl.king_wen = r.primary_kw AND sl.position = sp.position
+JOIN relative_role rr ON rr.use_relative = COALESCE(s.relative, sl.relative)
+JOIN use_role ur ON ur.role = rr.role
+JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.relative = rr.relative
+CROSS JOIN reading_line rl
+JOIN line_value lv ON lv.value = rl.value
+
+LEFT JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
+LEFT JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
+JOIN use_candidate_rank k ON k.is_moving = lv.is_moving AND k.is_world = l.is_world
+  AND k.is_response = l.is_response AND k.strength = bm.strength AND k.is_void = bd.is_void
+  AND k.is_month_break = bm.is_month_break
+WHERE s.name = r.about AND rl.reading_id = r.id AND rl.position = l.position
+  AND (s.place IS NULL OR ur.by_place = 0)
+UNION ALL
+SELECT r.id AS reading_id, r.about AS subject, rr.role, ur.ordinal AS role_ordinal, rr.relative, 'hidden' AS source, hs.position AS position, k.is_moving, k.is_world, k.is_response, k.strength, k.is_void, k.is_month_break, k.rank AS key_rank
+
+FROM reading r
+CROSS JOIN subject s
+LEFT JOIN line_place sp ON sp.king_wen = r.primary_kw AND sp.place = s.place
+LEFT JOIN hexagram_line sl ON sl.king_wen = r.primary_kw AND sl.position = sp.position
+JOIN relative_role rr ON rr.use_relative = COALESCE(s.relative, sl.relative)
+JOIN use_role ur ON ur.role = rr.role
+JOIN hidden_spirit hs ON hs.king_wen = r.primary_kw AND hs.relative = rr.relative
+
+LEFT JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = hs.branch
+LEFT JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = hs.branch
+JOIN use_candidate_rank k ON k.is_moving = 0 AND k.is_world = 0
+  AND k.is_response = 0 AND k.strength = bm.strength AND k.is_void = bd.is_void
+  AND k.is_month_break = bm.is_month_break
+WHERE s.name = r.about AND (s.place IS NULL OR ur.by_place = 0)
+  ) a
+  WINDOW w AS (PARTITION BY a.reading_id, a.role ORDER BY a.key_rank, a.position
+               ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
+) c
+LEFT JOIN use_loss_reason lr
+  ON c.rank > 1 AND lr.winner_rank = c.chosen_rank AND lr.loser_rank = c.key_rank;
 
 -- yimao: view v_reading_use_computed
 CREATE VIEW v_reading_use_computed AS 
