@@ -166,7 +166,7 @@ def test_a_definition_is_skipped_only_where_no_reading_has_what_it_needs(
         fresh_db,
     )
     alone = cast("789678", at="2026-11-30T09:15", about="兄弟", db=fresh_db)
-    assert [d.needs for d in derived.DERIVED] == [None, None, "about"]
+    assert [d.needs for d in derived.DERIVED] == [None, None, "about", None]
     with reading(fresh_db) as conn:
         for d in derived.DERIVED:
             if d.needs is None:

@@ -204,8 +204,10 @@ def test_check_finds_a_wrong_cast_utc(fresh_db: str) -> None:
 
 
 def test_check_recomputes_the_lodge_signs(fresh_db: str) -> None:
-    """A row of lodge_sign taken away: the seeded-table check names it, and the signs'
-    recomputation names the reading whose 月麗 and 盡善 the view no longer gives."""
+    """A row of lodge_sign taken away: the seeded-table check names it, and the comparison
+    of the stored signs with their definition names the reading whose 月麗 and 盡善 the
+    definition no longer gives; with those stored signs gone too, the signs'
+    recomputation names them."""
     engine = writer_engine(fresh_db)
     try:
         rid = cast("888888", at=AT, tz="Asia/Shanghai", about="子孫", db=engine)
@@ -213,9 +215,16 @@ def test_check_recomputes_the_lodge_signs(fresh_db: str) -> None:
         with engine.begin() as conn:
             conn.execute(text("DELETE FROM lodge_sign WHERE body = '月' AND mansion = '奎'"))
         found = [str(p) for p in doctor.check(engine)]
+        assert any("lodge_sign" in p and "row missing" in p for p in found), found
+        assert any(
+            f"reading_sign reading_id={rid}: rows stored that the definition does not give" in p
+            for p in found
+        ), found
+        with engine.begin() as conn:
+            conn.execute(text("DELETE FROM reading_sign WHERE sign IN ('月麗', '盡善')"))
+        found = [str(p) for p in doctor.check(engine)]
     finally:
         engine.dispose()
-    assert any("lodge_sign" in p and "row missing" in p for p in found), found
     for sign in ("月麗", "盡善"):
         assert any(
             f"reading_id={rid}" in p

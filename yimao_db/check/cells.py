@@ -5,7 +5,8 @@ only when a row is written by SQLite itself, and ``PRAGMA integrity_check`` re-e
 CHECK constraints only on a writable connection, never on the read-only one ``yimao
 check`` uses. A file written by another program, with ``PRAGMA ignore_check_constraints``,
 through an edited ``sqlite_master`` or byte by byte holds whatever was put there. So each
-table is read once with one query that selects, by primary key, the rows breaking any of:
+table is read once with one query that selects, by primary key (every column for a table
+without one), the rows breaking any of:
 
 * every CHECK constraint of the models (:data:`yimao_db.kb.schema.metadata`), by its name. A
   CHECK holds when its expression is true *or NULL* (SQL), so a row is reported only when
@@ -213,10 +214,17 @@ def table_check(table_name: str, backend: str) -> tuple[str, tuple[Rule, ...]]:
         shown += [f"length({sql}) AS n_{name}" for name, sql in named]
     flags = [f"CASE WHEN {rule.broken} THEN 1 ELSE 0 END AS r_{i}" for i, rule in enumerate(rules)]
     where = " OR ".join(f"({rule.broken})" for rule in rules) or "1 = 0"
-    order = ", ".join(column_sql(c) for c in table.primary_key.columns)
+    order = ", ".join(column_sql(c) for c in row_key(table))
     quoted = dialect.quote(table.name)
     sql = f"SELECT {', '.join(shown + flags)} FROM {quoted} WHERE {where} ORDER BY {order}"
     return sql, rules
+
+
+def row_key(table: Table) -> list[Column[Any]]:
+    """The columns that name a row of ``table`` in a finding: its primary key, or every
+    column for a table without one (``reading_sign``: a sign of the whole reading has no
+    line, and a key column cannot be NULL)."""
+    return list(table.primary_key.columns) or list(table.columns)
 
 
 def check_table(conn: Connection, table: Table, found: dict[str, Capped]) -> None:
@@ -225,7 +233,7 @@ def check_table(conn: Connection, table: Table, found: dict[str, Capped]) -> Non
     sql, rules = table_check(table.name, dialect.backend(conn))
     if not rules:
         return
-    pk = [c.name for c in table.primary_key.columns]
+    pk = [c.name for c in row_key(table)]
     for row in conn.exec_driver_sql(sql).mappings():
         key = format_key(pk, [row[f"v_{c}"] for c in pk])
         for i, rule in enumerate(rules):

@@ -28,7 +28,11 @@ The public view reads the table. The definition stays the definition:
 
 No other write changes what a definition reads: the rest of the journal (notes, tags,
 outcomes) is not stored, the public views join it as before. A definition reads the other
-definitions, never a derived table, so the tables can be written in any order.
+definitions, or the derived tables listed before it in :data:`DERIVED` (the signs take a
+reading's 用神 from ``reading_use`` and its sun's and moon's lodges from ``reading_header``,
+where computing them again would cost more than the signs themselves): the tables are
+written, mended and compared in that order, so a table is always written from rows
+already written, and ``yimao check`` proves each equal to its definition in turn.
 
 Adding a derived table is one entry in :data:`DERIVED`, its table in
 :mod:`yimao_db.kb.schema.derived`, and the definition and the public view in the views
@@ -61,6 +65,7 @@ DERIVED: tuple[Derived, ...] = (
     Derived("reading_header", "v_reading_header_computed", "v_reading"),
     Derived("reading_hidden", "v_reading_hidden_computed", "v_reading_hidden"),
     Derived("reading_use", "v_reading_use_computed", "v_reading_use", needs="about"),
+    Derived("reading_sign", "v_reading_sign_computed", "v_reading_sign"),
 )
 
 # How many readings a comparison reads at once (a range of ids).
@@ -151,13 +156,13 @@ def mend(conn: Connection) -> int:
     (a rule table the definition reads changed, or the rows were damaged); the readings
     rewritten. Only those readings' rows are touched."""
     first, last = conn.execute(text("SELECT MIN(id), MAX(id) FROM reading")).one()
-    found: dict[Derived, set[int]] = {}
-    for d, rid, _ in differences(conn, spans(first, last)):
-        found.setdefault(d, set()).add(rid)
-    for d, ids in found.items():
+    mended: set[int] = set()
+    for d in DERIVED:  # in order: a definition may read the tables mended before it
+        ids = {rid for _, rid, _ in differences(conn, spans(first, last), (d,))}
         for span in runs(ids):
             write(conn, d, span, replace=True)
-    return len(set().union(*found.values())) if found else 0
+        mended |= ids
+    return len(mended)
 
 
 def refresh_table(conn: Connection, d: Derived) -> None:
@@ -180,15 +185,18 @@ def columns(d: Derived) -> tuple[str, ...]:
 
 
 def differences(
-    conn: Connection, spans_: Iterable[tuple[int, int]]
+    conn: Connection,
+    spans_: Iterable[tuple[int, int]],
+    tables: Iterable[Derived] = DERIVED,
 ) -> Iterator[tuple[Derived, int, str]]:
-    """Every reading whose rows in a derived table differ from its definition's, within
-    the spans of reading ids ``spans_``: the derived table, the reading, what differs. Rows
+    """Every reading whose rows in a derived table (of ``tables``) differ from its
+    definition's, within the spans of reading ids ``spans_``: the derived table, the
+    reading, what differs. Rows
     are compared as multisets in one pass that computes the definition once: each distinct
     row counted +1 per stored copy and -1 per copy the definition gives; a reading with a
     row whose count is not 0 differs."""
     spans_ = list(spans_)
-    for d in DERIVED:
+    for d in tables:
         select = ", ".join(columns(d))
         where = "WHERE reading_id BETWEEN :a AND :b"
         sql = (

@@ -152,18 +152,27 @@ FACET_COLUMNS = (
 MAX_FACETS = 3
 
 
-@cache
-def computed_per_reading() -> frozenset[str]:
-    """The public reading views whose rows are computed when read, a reading at a time
-    (v_reading, v_reading_hidden and v_reading_use read stored rows instead: the public
-    views of :data:`yimao_db.kb.derived.DERIVED`).
+# Stored reading views with too many rows to count or facet within datasette's time limit:
+# some 18 signs a reading, a facet of `sign` reads 18,000,000 index entries at a million
+# readings (about 1.5-2 s on two slow cores, read in the index's order)
+MANY_ROWS_A_READING = frozenset({"v_reading_sign"})
 
-    Counting, faceting or sorting all the rows of one of them computes every reading's: at
-    a million readings that takes minutes, past datasette's time limit. So their pages
-    list the rows in the order the view yields them, with no default facet, and are counted
-    only when filtered (:func:`yimao_db.web.plugin.asgi_wrapper`); a facet or sort chosen on
-    the page still runs, within its time limit."""
-    stored = {d.view for d in derived.DERIVED}
+
+@cache
+def unaggregated_views() -> frozenset[str]:
+    """The public reading views whose pages have no default facet or sort and are counted
+    only when filtered: those computed when read, a reading at a time (v_reading,
+    v_reading_hidden, v_reading_use and v_reading_sign read stored rows instead: the public
+    views of :data:`yimao_db.kb.derived.DERIVED`), and the stored ones with many rows a
+    reading (:data:`MANY_ROWS_A_READING`).
+
+    Counting, faceting or sorting all the rows of one of them computes every reading's (or
+    reads tens of millions of stored rows): at a million readings that takes seconds to
+    minutes, past datasette's time limit. So their pages list the rows in the order the view
+    yields them, with no default facet, and are counted only when filtered
+    (:func:`yimao_db.web.plugin.asgi_wrapper`); a facet or sort chosen on the page still
+    runs, within its time limit."""
+    stored = {d.view for d in derived.DERIVED} - MANY_ROWS_A_READING
     return frozenset(
         v.name
         for v in views().values()
@@ -174,7 +183,7 @@ def computed_per_reading() -> frozenset[str]:
 def browsing(name: str, kind: str, column_names: Sequence[str]) -> dict[str, Any]:
     """A table's sort order and facets for datasette."""
     found: dict[str, Any] = {}
-    if name in computed_per_reading():
+    if name in unaggregated_views():
         return found
     facets = [c for c in FACET_COLUMNS if c in column_names][:MAX_FACETS]
     if facets:

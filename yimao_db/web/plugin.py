@@ -16,7 +16,7 @@ an entry point, so a plain ``datasette`` elsewhere is left alone).
   than GET, HEAD or OPTIONS is refused (405) before its body is read; an unexpected error
   shows a plain message, its details going to the server's console only;
 * the pages of the reading views computed when read
-  (:func:`yimao_db.present.schema_doc.computed_per_reading`) are counted only when filtered:
+  (:func:`yimao_db.present.schema_doc.unaggregated_views`) are counted only when filtered:
   counting every reading's rows would outlast the time limit on a large journal;
 * the project's pages run under the limits of :mod:`yimao_db.web.limits`.
 """
@@ -40,7 +40,7 @@ from datasette.views.base import DatasetteError
 from markupsafe import Markup, escape
 from sqlalchemy.exc import DBAPIError
 
-from yimao_db.present.schema_doc import computed_per_reading
+from yimao_db.present.schema_doc import unaggregated_views
 from yimao_db.web import limits, pages
 from yimao_db.web.site import DATABASE, STATIC, Group, Site
 
@@ -210,14 +210,14 @@ def counting(path: str, query: bytes) -> bytes:
 
 def computed(path: str) -> bool:
     """Whether a path is a page of a view computed when read
-    (:func:`yimao_db.present.schema_doc.computed_per_reading`), in any format."""
+    (:func:`yimao_db.present.schema_doc.unaggregated_views`), in any format."""
     head, _, name = path.rpartition("/")  # the name tilde-encoded or not (v~5Freading~5Fline)
-    return head == f"/{DATABASE}" and tilde_decode(name.split(".")[0]) in computed_per_reading()
+    return head == f"/{DATABASE}" and tilde_decode(name.split(".")[0]) in unaggregated_views()
 
 
 def uncounted(path: str, query: bytes) -> bool:
     """Whether a request is for a page of a view computed when read
-    (:func:`yimao_db.present.schema_doc.computed_per_reading`) with no filter, which
+    (:func:`yimao_db.present.schema_doc.unaggregated_views`) with no filter, which
     datasette would count by computing every reading's rows (minutes at a million readings);
     filtered, it counts the rows it shows."""
     return computed(path) and unfiltered(query)

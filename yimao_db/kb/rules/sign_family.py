@@ -6,7 +6,7 @@ A *family* is one rule table of signs. Its declaration (:class:`Family`) says, o
 - its **key**: the columns a row is keyed by (:class:`Column`), each with its
   :class:`Domain` — the values it ranges over, and what the table's column needs (type,
   length, a foreign key or a CHECK of the listed values);
-- its **arm** of ``v_reading_sign``: the joins that build the key for a stored reading and
+- its **arm** of ``v_reading_sign_computed``: the joins that build the key for a stored reading and
   look it up in the table, and the line a sign fires on;
 - its **key builder**: how the oracle builds the same key from the rules
   (:class:`ReadingFacts`, the reading as the families see it), or, for a table of
@@ -241,7 +241,7 @@ class Family:
     """One rule table of signs, declared once (see the module's docstring).
 
     ``arm`` is the SQL that follows ``FROM reading r`` in the family's arm of
-    ``v_reading_sign``: it joins what builds the key and then the family's own table, under
+    ``v_reading_sign_computed``: it joins what builds the key and then the family's own table, under
     any alias; ``position`` is the SQL of the line a sign fires on (``None``: the whole
     reading). The oracle either builds keys (``keys``) whose signs the conditions give, or,
     for a table of requirements, says which signs fire (``fires``). The table holds a row
@@ -290,7 +290,7 @@ class Family:
         return str(found[0])
 
     def select(self, first: bool) -> str:
-        """The arm of ``v_reading_sign``: the first arm names the union's columns."""
+        """The arm of ``v_reading_sign_computed``: the first arm names the union's columns."""
         position = self.position or "CAST(NULL AS INTEGER)"
         head = (
             f"SELECT r.id AS reading_id, {self.alias}.sign, {position} AS position"

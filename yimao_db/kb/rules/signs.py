@@ -5,9 +5,10 @@ A sign is a judgment that fires for a reading — on one of its lines (``positio
 whole reading. Each belongs to a *family*: the rule table its condition is stored in, keyed
 by the few facts the condition reads (a line's place, value, void, …). For every family the
 seed enumerates all keys, asks each sign's condition, and stores a row for every key where
-the sign fires; the view ``v_reading_sign`` builds the same keys for a reading by joins and
-looks them up. :mod:`yimao_db.kb.expected.signs` builds the keys from the rules instead:
-the oracle the tests and ``yimao check`` compare the view with.
+the sign fires; the view ``v_reading_sign_computed`` (whose rows ``v_reading_sign`` stores)
+builds the same keys for a reading by joins and looks them up.
+:mod:`yimao_db.kb.expected.signs` builds the keys from the rules instead: the oracle the
+tests and ``yimao check`` compare the view with.
 
 ``SIGNS`` is the catalogue; ``FAMILIES``, at the end, the registry: one declaration per
 family (:class:`~yimao_db.kb.rules.sign_family.Family`) of its key's columns and their
@@ -871,7 +872,8 @@ def relief_rules() -> tuple[ReliefRule, ...]:
 # --- the families: the registry ------------------------------------------------------------------
 #
 # One declaration per rule table of signs (kb/rules/sign_family.py says what each part is): its
-# key columns with their domains, its arm of v_reading_sign, and how the oracle builds its key.
+# key columns with their domains, its arm of v_reading_sign_computed, and how the oracle
+# builds its key.
 # The tables, the view, the rows, the oracle's loop, the invariants' list of family tables and
 # the families table of docs/signs.md are derived from it.
 

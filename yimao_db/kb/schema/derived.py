@@ -5,7 +5,9 @@ Each table's columns are its definition's, in the same order, declared from the 
 column declarations (name, description; an integer or a flag is an INTEGER, anything else
 TEXT); ``INSERT INTO table SELECT * FROM definition`` relies on that order, and a test
 requires it. Every column but the key may be NULL, as the definition's LEFT JOINs allow.
-A reading's rows go when it goes (``ON DELETE CASCADE``).
+A reading's rows go when it goes (``ON DELETE CASCADE``). A table without a key
+(``reading_sign``: a sign may fire on the whole reading, its line NULL) names the columns
+that may not be NULL.
 
 A column that v_reading's or v_reading_hidden's page in ``yimao serve`` facets by default
 (``FACETS``, the columns :func:`yimao_db.present.schema_doc.browsing` picks; a test holds
@@ -24,12 +26,13 @@ from sqlalchemy import Column, ForeignKey, Index, Integer, Table, Text
 from yimao_db.kb.schema.base import col, table
 from yimao_db.kb.views.base import View
 from yimao_db.kb.views.readings import V_READING_HEADER_COMPUTED, V_READING_HIDDEN_COMPUTED
+from yimao_db.kb.views.signs import V_READING_SIGN_COMPUTED
 from yimao_db.kb.views.use import V_READING_USE_COMPUTED
 
 SECTION = "readings"
 
 
-def _columns(view: View, key: tuple[str, ...]) -> list[Column[Any]]:
+def _columns(view: View, key: tuple[str, ...], required: tuple[str, ...]) -> list[Column[Any]]:
     out = []
     for c in view.columns:
         type_ = Integer if c.kind in ("integer", "flag") else Text
@@ -43,7 +46,7 @@ def _columns(view: View, key: tuple[str, ...]) -> list[Column[Any]]:
                 *extra,
                 primary_key=c.name in key,
                 autoincrement=False,
-                nullable=c.name not in key,
+                nullable=c.name not in key + required,
                 comment=c.description,
             )
         )
@@ -55,13 +58,14 @@ def derived_table(
     view: View,
     key: tuple[str, ...],
     facets: tuple[tuple[str, ...], ...] = (),
+    required: tuple[str, ...] = (),
     **kw: Any,
 ) -> Table:
     return table(
         name,
         f"Derived: the rows of {view.name} stored for every reading, written with the "
         "reading (yimao check compares the two).",
-        *_columns(view, key),
+        *_columns(view, key, required),
         *(Index(f"ix_{name}_{columns[0]}", *columns) for columns in facets),
         section=SECTION,
         **kw,
@@ -83,6 +87,10 @@ FACETS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("primary_name", "primary_king_wen"),
     ),
     "reading_hidden": (("relative",),),
+    # a count of the signs (GROUP BY sign) reads the first in order, and a count of the
+    # readings each sign fires for (yimao stats --by sign) its distinct pairs; a reading's
+    # signs (a chart, a delete) are found by the second
+    "reading_sign": (("sign", "reading_id"), ("reading_id",)),
 }
 
 reading_header = derived_table(
@@ -100,4 +108,11 @@ reading_use = derived_table(
     V_READING_USE_COMPUTED,
     ("reading_id", "role"),
     sqlite_with_rowid=False,
+)
+reading_sign = derived_table(
+    "reading_sign",
+    V_READING_SIGN_COMPUTED,
+    (),
+    FACETS["reading_sign"],
+    required=("reading_id", "sign"),
 )
