@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import text
 
 from yimao_db.db import reader_engine
+from yimao_db.kb.schema.signs import SIGN_GROUPINGS
 from yimao_db.kb.views import views
 from yimao_db.present.schema_doc import browsing, unaggregated_views
 
@@ -97,3 +98,39 @@ def test_a_default_facet_reads_an_index_in_order(built_db: str, view: str, colum
     assert not [s for s in plan if "TEMP B-TREE FOR GROUP BY" in s], plan
     assert [s for s in plan if re.search(rf"COVERING INDEX ix_\w+_{column}\b", s)], plan
     assert not [s for s in plan if re.search(r"\b(reading|r)\b USING", s)], plan
+
+
+@pytest.mark.parametrize("column", ["sign", *SIGN_GROUPINGS])
+def test_a_count_of_the_signs_by_one_column_reads_the_indexes_in_order(
+    built_db: str, column: str
+) -> None:
+    """``SELECT col, count(*) FROM v_reading_sign GROUP BY 1`` for the sign or one of its
+    attributes: SQLite reads ``sign`` in that column's order (its own index) and counts each
+    sign's range of reading_sign's index, sorting nothing and reading no stored row (every
+    stored sign read, its sign looked up and the rows sorted took 20-28 × the floor at
+    100,000 readings). A filter on the attribute and the line reads the two indexes alone
+    (the line is in reading_sign's: 2.9 × the floor, 9.9 × when it was not)."""
+    if not built_db.endswith(".db"):
+        pytest.skip("SQLite's query plans")
+    index = "sqlite_autoindex_sign_1" if column == "sign" else f"ix_sign_{column}"
+    engine = reader_engine(built_db)
+    try:
+        with engine.connect() as conn:
+
+            def plan(sql: str) -> list[str]:
+                return [row[-1] for row in conn.execute(text(f"EXPLAIN QUERY PLAN {sql}"))]
+
+            grouped = plan(f"SELECT {column}, count(*) FROM v_reading_sign GROUP BY 1")
+            filtered = plan(
+                f"SELECT count(*) FROM v_reading_sign WHERE {column} = 1 AND position = 3"
+            )
+    finally:
+        engine.dispose()
+    assert grouped == [
+        f"SCAN s USING COVERING INDEX {index}",
+        "SEARCH x USING COVERING INDEX ix_reading_sign_sign (sign=?)",
+    ], grouped
+    assert filtered == [
+        f"SEARCH s USING COVERING INDEX {index} ({'name' if column == 'sign' else column}=?)",
+        "SEARCH x USING COVERING INDEX ix_reading_sign_sign (sign=?)",
+    ], filtered

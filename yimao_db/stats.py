@@ -49,7 +49,10 @@ QUERIES = {
             f"COUNT(DISTINCT CASE WHEN o.verdict = '{v}' THEN f.reading_id END) AS {v}"
             for v in ("hit", "partial", "miss")
         )
-        + " FROM reading_outcome o JOIN v_reading_sign f ON f.reading_id = o.reading_id "
+        # CROSS JOIN: SQLite reads the outcomes first and a reading's signs by its id; left
+        # to choose, it read every stored sign and looked up each one's outcome (0.9 s at a
+        # million readings when none had an outcome)
+        + " FROM reading_outcome o CROSS JOIN v_reading_sign f WHERE f.reading_id = o.reading_id "
         "GROUP BY f.sign) j ON j.sign = n.sign "
         "ORDER BY n.readings DESC, s.ordinal"
     ),

@@ -10,8 +10,13 @@ that read the signs ran out of time. The rows are now stored per reading in
 changes (yimao_db.kb.derived); their definition stays a view (``v_reading_sign_computed``:
 the union v_reading_sign had, without the sign's attributes), and creating it fills the
 table for every stored reading. The public view joins the stored rows with ``sign`` and
-keeps its columns. An index on (sign, reading_id) serves a count by sign and the readings
-each sign fires for, one on reading_id a reading's signs.
+keeps its columns. An index on (sign, reading_id, position) serves a count by sign and the
+readings each sign fires for, one on reading_id a reading's signs; indexes of ``sign`` led
+by its subject, polarity, weight, passage and basis let a count grouped by one of them read
+``sign`` in that order and count each sign's range of the first.
+
+The sign goals of reports at scale were chosen over the import's goal of 5 × its floor:
+writing some 18 rows of signs a reading takes the import to about 11 × (docs/performance.md).
 
 The definition reads two derived tables written before it (``reading_use`` for the 用神,
 ``reading_header`` for the lodges), as v_reading_sign did since revisions 0020 and 0021.
@@ -347,6 +352,9 @@ JOIN sign s ON s.name = x.sign
 """,
     ),
 )
+# indexes of `sign` led by each attribute a count of the signs groups by (frozen here)
+SIGN_GROUPINGS = ("subject", "polarity", "weight", "passage", "basis")
+
 REPLACES = {
     "v_reading_sign": "0021",
 }
@@ -381,13 +389,19 @@ def upgrade() -> None:
         comment="Derived: the rows of v_reading_sign_computed stored for every reading, written with the reading (yimao check compares the two).",
         info={"section": "readings"},
     )
-    op.create_index(op.f("ix_reading_sign_sign"), "reading_sign", ["sign", "reading_id"])
+    op.create_index(
+        op.f("ix_reading_sign_sign"), "reading_sign", ["sign", "reading_id", "position"]
+    )
     op.create_index(op.f("ix_reading_sign_reading_id"), "reading_sign", ["reading_id"])
+    for name in SIGN_GROUPINGS:
+        op.create_index(op.f(f"ix_sign_{name}"), "sign", [name, "name"])
     migrating.replace_views(op, VIEWS, REPLACES)
 
 
 def downgrade() -> None:
     migrating.restore_views(op, VIEWS, REPLACES)
+    for name in SIGN_GROUPINGS:
+        op.drop_index(op.f(f"ix_sign_{name}"), table_name="sign")
     op.drop_index(op.f("ix_reading_sign_reading_id"), table_name="reading_sign")
     op.drop_index(op.f("ix_reading_sign_sign"), table_name="reading_sign")
     op.drop_table("reading_sign")

@@ -87,10 +87,12 @@ FACETS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("primary_name", "primary_king_wen"),
     ),
     "reading_hidden": (("relative",),),
-    # a count of the signs (GROUP BY sign) reads the first in order, and a count of the
-    # readings each sign fires for (yimao stats --by sign) its distinct pairs; a reading's
-    # signs (a chart, a delete) are found by the second
-    "reading_sign": (("sign", "reading_id"), ("reading_id",)),
+    # a count of the signs (GROUP BY sign, or by an attribute of the sign: the indexes of
+    # `sign` in kb/schema/signs.py) reads the first in order, and a count of the readings
+    # each sign fires for (yimao stats --by sign) its distinct pairs; it holds every column,
+    # so a filter on the line reads no row; a reading's signs (a chart, a delete) are found
+    # by the second
+    "reading_sign": (("sign", "reading_id", "position"), ("reading_id",)),
 }
 
 reading_header = derived_table(
