@@ -37,7 +37,7 @@ already written, and ``yimao check`` proves each equal to its definition in turn
 Adding a derived table is one entry in :data:`DERIVED`, its table in
 :mod:`yimao_db.kb.schema.derived`, and the definition and the public view in the views
 (docs/architecture.md, "A derived table"). This module imports nothing of the package
-beyond SQLAlchemy: a cast loads it.
+beyond SQLAlchemy and :mod:`yimao_db.dialect`: a cast loads it.
 """
 
 from __future__ import annotations
@@ -48,6 +48,8 @@ from contextlib import contextmanager
 from typing import NamedTuple
 
 from sqlalchemy import Connection, text
+
+from yimao_db import dialect
 
 
 class Derived(NamedTuple):
@@ -94,17 +96,18 @@ def write(conn: Connection, d: Derived, span: tuple[int, int] | None, *, replace
 
 @contextmanager
 def planned(conn: Connection, d: Derived) -> Iterator[None]:
-    """Run statements over ``d``'s definition as it asks to be planned (``in_written_order``
-    on PostgreSQL): the setting is the transaction's own, restored once they have run (a
-    statement that fails aborts the transaction, and the setting goes with it)."""
-    if not d.in_written_order or conn.dialect.name != "postgresql":
+    """Run statements over ``d``'s definition as it asks to be planned: with its joins as
+    written on PostgreSQL when it is ``in_written_order``
+    (:func:`yimao_db.dialect.joins_as_written`, for the transaction, restored after)."""
+    if not d.in_written_order:
         yield
         return
-    setting = "SELECT set_config('join_collapse_limit', :v, true)"
-    before = conn.execute(text("SELECT current_setting('join_collapse_limit')")).scalar_one()
-    conn.execute(text(setting), {"v": "1"})
-    yield
-    conn.execute(text(setting), {"v": before})
+    cursor = conn.connection.cursor()
+    try:
+        with dialect.joins_as_written(conn, cursor):
+            yield
+    finally:
+        cursor.close()
 
 
 def _any_with(conn: Connection, column: str, span: tuple[int, int]) -> bool:
