@@ -99,15 +99,15 @@ def planned(conn: Connection, d: Derived) -> Iterator[None]:
     """Run statements over ``d``'s definition as it asks to be planned: with its joins as
     written on PostgreSQL when it is ``in_written_order``
     (:func:`yimao_db.dialect.joins_as_written`, for the transaction, restored after)."""
-    if not d.in_written_order:
+    if not d.in_written_order or dialect.backend(conn) != dialect.POSTGRESQL:
         yield
         return
+    # no try/finally: after an interrupt SQLAlchemy may have closed the connection, and
+    # closing the cursor then would replace the interrupt with an error of its own
     cursor = conn.connection.cursor()
-    try:
-        with dialect.joins_as_written(conn, cursor):
-            yield
-    finally:
-        cursor.close()
+    with dialect.joins_as_written(conn, cursor):
+        yield
+    cursor.close()
 
 
 def _any_with(conn: Connection, column: str, span: tuple[int, int]) -> bool:
