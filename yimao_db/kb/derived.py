@@ -216,10 +216,9 @@ def differences(
 ) -> Iterator[tuple[Derived, int, str]]:
     """Every reading whose rows in a derived table (of ``tables``) differ from its
     definition's, within the spans of reading ids ``spans_``: the derived table, the
-    reading, what differs. Rows
-    are compared as multisets in one pass that computes the definition once: each distinct
-    row counted +1 per stored copy and -1 per copy the definition gives; a reading with a
-    row whose count is not 0 differs."""
+    reading, what differs. Rows are compared as multisets in one pass that computes the
+    definition once: each distinct row counted +1 per stored copy and -1 per copy the
+    definition gives; a reading with a row whose count is not 0 differs."""
     spans_ = list(spans_)
     for d in tables:
         select = ", ".join(columns(d))

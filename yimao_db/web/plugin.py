@@ -15,9 +15,10 @@ an entry point, so a plain ``datasette`` elsewhere is left alone).
   tasks (``/-/threads``), its software versions and plugins are 403 pages; a request other
   than GET, HEAD or OPTIONS is refused (405) before its body is read; an unexpected error
   shows a plain message, its details going to the server's console only;
-* the pages of the reading views computed when read
-  (:func:`yimao_db.present.schema_doc.unaggregated_views`) are counted only when filtered:
-  counting every reading's rows would outlast the time limit on a large journal;
+* the pages of the reading views computed when read, and of v_reading_sign with its some
+  18 stored rows a reading (:func:`yimao_db.present.schema_doc.unaggregated_views`), are
+  counted only when filtered: counting every reading's rows would outlast the time limit
+  on a large journal;
 * the project's pages run under the limits of :mod:`yimao_db.web.limits`.
 """
 
@@ -209,7 +210,7 @@ def counting(path: str, query: bytes) -> bytes:
 
 
 def computed(path: str) -> bool:
-    """Whether a path is a page of a view computed when read
+    """Whether a path is a page of a view too large to count unfiltered
     (:func:`yimao_db.present.schema_doc.unaggregated_views`), in any format."""
     head, _, name = path.rpartition("/")  # the name tilde-encoded or not (v~5Freading~5Fline)
     return head == f"/{DATABASE}" and tilde_decode(name.split(".")[0]) in unaggregated_views()
