@@ -470,6 +470,42 @@ def test_ctrl_c_right_after_the_commit_reports_what_was_written(
     assert after != before or argv[0] == "build"  # the write is there (build: unchanged)
 
 
+CLOSE_SIGINT_RUNNER = """
+import signal, sys
+from sqlalchemy.engine.default import DefaultDialect
+from yimao_db.cli import main
+real = DefaultDialect.do_close
+def do_close(self, dbapi_connection):
+    signal.raise_signal(signal.SIGINT)  # a real Ctrl-C, as the connection closes
+    real(self, dbapi_connection)
+DefaultDialect.do_close = do_close
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.sqlite_only
+@pytest.mark.parametrize("argv", [["show", "姤"], ["cast", "789678", "--pillars", PILLARS]])
+def test_a_sigint_while_a_connection_closes_prints_no_traceback(
+    fresh_db: str, argv: list[str]
+) -> None:
+    """A real Ctrl-C lands as each connection closes: inside the command (a reader's
+    connection: interrupted), after its commit (remembered) or in the tidying after it
+    (ignored). SQLAlchemy's pool logs the KeyboardInterrupt it re-raises, traceback and
+    all, through Python's last-resort handler; none of it reaches stderr (as it did when
+    CI's random Ctrl-C test hit the tidying's close). In a process of its own: pytest
+    catches the logs of the process it runs in."""
+    env = {k: v for k, v in os.environ.items() if k not in (ENV_VAR, "YIMAO_DEBUG")}
+    proc = subprocess.run(
+        [sys.executable, "-c", CLOSE_SIGINT_RUNNER, *argv, "--db", fresh_db],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert "Traceback" not in proc.stderr and "Exception closing" not in proc.stderr
+    assert (proc.returncode, proc.stderr) in ((130, "interrupted\n"), (0, ""), (0, COMMITTED_NOTE))
+
+
 SIGINT_RUNNER = """
 import os, signal, sys
 from yimao_db.kb import seeding

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import codecs
 import importlib
+import logging
 import os
 import shlex
 import sys
@@ -102,10 +103,22 @@ def make_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _quiet_library_logs()
     try:
         return _run(argv)
     finally:
-        _tidy()
+        with sigint.ignored():  # the command is done: a Ctrl-C now changes nothing
+            _tidy()
+
+
+def _quiet_library_logs() -> None:
+    """SQLAlchemy logs an error it then raises or survives (a Ctrl-C while its pool closes
+    a connection, a failed close) with its traceback, which Python's last-resort handler
+    would print on stderr. The command reports what reaches it in one line; the logs go
+    nowhere, unless ``YIMAO_DEBUG=1`` asks for tracebacks."""
+    logger = logging.getLogger("sqlalchemy")
+    if os.environ.get(DEBUG_ENV) != "1" and not logger.handlers:
+        logger.addHandler(logging.NullHandler())
 
 
 def _tidy() -> None:

@@ -65,6 +65,24 @@ def committing() -> None:
     _STATE.previous = current
 
 
+@contextmanager
+def ignored() -> Iterator[None]:
+    """Ctrl-C does nothing meanwhile: for the tidying after a command is done (closing its
+    connections), where an interruption could only leave a side file behind. In the main
+    thread, over Python's default handler only, as :func:`committing`."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def deferred() -> bool:
     """Whether a Ctrl-C came after the commit of the command that ran last."""
     return _STATE.deferred
