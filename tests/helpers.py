@@ -161,8 +161,10 @@ def cast_into(db: str, lines: str | None = None, **kwargs: Any) -> int:
             )
             from yimao_db.kb import derived  # as every write: the derived rows its revision has
 
+            counted = inspect(conn).has_table("sign_count")  # from revision 0027
             for d in derived.DERIVED:
                 if inspect(conn).has_table(d.table):
+                    d = d._replace(counted=d.counted and counted)
                     derived.write(conn, d, (reading_id, reading_id), replace=False)
             return reading_id
     finally:
@@ -207,7 +209,7 @@ def refresh_derived(con: sqlite3.Connection) -> None:
     plain connection, as a write through yimao would have left them: for a test that
     changes readings behind yimao's back to stand for readings stored that way. A
     definition that no longer answers (a table dropped) leaves its table as it was."""
-    from yimao_db.kb import derived
+    from yimao_db.kb import derived, sign_count
 
     for d in derived.DERIVED:
         con.execute("SAVEPOINT derived")
@@ -217,6 +219,8 @@ def refresh_derived(con: sqlite3.Connection) -> None:
         except sqlite3.Error:
             con.execute("ROLLBACK TO derived")
         con.execute("RELEASE derived")
+    con.execute(f"DELETE FROM {sign_count.TABLE}")  # and the signs counted again
+    con.execute(f"INSERT INTO {sign_count.TABLE} {sign_count.COUNTED.format(where='')}")
 
 
 def execute_unchecked(session: PostgresSession, sql: str) -> list[tuple[Any, ...]]:

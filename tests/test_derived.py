@@ -24,7 +24,7 @@ from yimao_db.cli import main
 from yimao_db.db import reader_engine, writer_engine
 from yimao_db.importing import import_file
 from yimao_db.journaling import add_note, delete_readings, record_outcome, set_about
-from yimao_db.kb import derived
+from yimao_db.kb import derived, sign_count
 from yimao_db.kb.schema import metadata
 from yimao_db.kb.views import views
 from yimao_db.readings import cast
@@ -41,18 +41,42 @@ def reading(db: str) -> Iterator[Connection]:
 
 
 def counts(db: str) -> dict[str, int]:
+    """Each derived table's rows, and the signs counted in sign_count."""
     with reading(db) as conn:
-        return {
+        found = {
             d.table: conn.execute(text(f"SELECT COUNT(*) FROM {d.table}")).scalar_one()
             for d in derived.DERIVED
         }
+        fired = conn.execute(text("SELECT COALESCE(SUM(fired), 0) FROM sign_count"))
+        return found | {"sign_count": fired.scalar_one()}
 
 
-def differences(db: str) -> list[tuple[str, int, str]]:
+def differences(db: str) -> list[tuple[str, int | str, str]]:
+    """What differs from the definitions: (table, reading or sign, what)."""
     with reading(db) as conn:
         first, last = conn.execute(text("SELECT MIN(id), MAX(id) FROM reading")).one()
         spans = derived.spans(first, last)
-        return [(d.table, rid, what) for d, rid, what in derived.differences(conn, spans)]
+        found: list[tuple[str, int | str, str]] = [
+            (d.table, rid, what) for d, rid, what in derived.differences(conn, spans)
+        ]
+        for sign, stored, counted in sign_count.differences(conn):
+            found.append(("sign_count", sign, f"{stored} != {counted}"))
+        return found
+
+
+def sign_counts(db: str) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+    """v_sign_count's rows, and the same counted from v_reading_sign."""
+    with reading(db) as conn:
+        kept = conn.execute(
+            text("SELECT sign, weight, fired, readings FROM v_sign_count ORDER BY sign")
+        )
+        counted = conn.execute(
+            text(
+                "SELECT sign, weight, COUNT(*), COUNT(DISTINCT reading_id) FROM v_reading_sign "
+                "GROUP BY sign, weight ORDER BY sign"
+            )
+        )
+        return [tuple(r) for r in kept], [tuple(r) for r in counted]
 
 
 def test_each_table_has_its_definitions_columns_and_is_read_by_a_public_view() -> None:
@@ -93,6 +117,8 @@ def test_writes_keep_the_derived_tables_equal_to_their_definitions(
     set_about(ids[3], "妻財", fresh_db)
     delete_readings([ids[2], ids[5]], fresh_db)
     assert differences(fresh_db) == []
+    kept, counted = sign_counts(fresh_db)
+    assert kept == counted and len(kept) > 30
     with reading(fresh_db) as conn:
         for d in derived.DERIVED:  # a deleted reading's rows went with it
             left = conn.execute(
@@ -234,6 +260,7 @@ def test_the_migration_fills_them_for_readings_already_stored(tmp_path: Path) ->
     build(db)
     stored = counts(db)
     assert stored["reading_header"] == len(ids) and stored["reading_hidden"] > 0
+    assert stored["sign_count"] == stored["reading_sign"] > 0  # counted by revision 0027
     assert differences(db) == [] and doctor.check(db) == []
 
 
@@ -314,3 +341,43 @@ def test_a_build_rewrites_the_roles_when_a_rule_table_read_through_a_view_change
         assert conn.execute(sql, {"i": rid}).scalar_one() == "兄弟"
     assert differences(db) == [] and doctor.check(db) == []
     assert derived.stale({"relative_role"}) and derived.stale({"use_candidate_rank"})
+
+
+@pytest.mark.sqlite_only
+def test_damaged_sign_counts_are_named_by_check_and_mended_by_build_mend(
+    sqlite_template: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(built_copy(sqlite_template, tmp_path / "c.db"))
+    cast("789678", at="2026-11-30T09:15", db=db)
+    cast("乾", pillars="甲辰,丙寅,戊戌,庚申", db=db)
+    before = sign_counts(db)
+    with raw(Path(db)) as con:
+        con.execute("UPDATE sign_count SET fired = fired + 1 WHERE sign = '卦身缺'")
+        con.execute("DELETE FROM sign_count WHERE sign = '吉神生'")
+        con.execute("INSERT INTO sign_count VALUES ('世空', 5, 5)")  # fired nowhere
+    assert [(p.table, p.key) for p in doctor.check(db)] == [
+        ("sign_count", "sign=世空"),
+        ("sign_count", "sign=卦身缺"),
+        ("sign_count", "sign=吉神生"),
+    ]
+    capsys.readouterr()
+    assert main(["build", "--mend", "--db", db]) == 0
+    assert differences(db) == [] and doctor.check(db) == []
+    assert sign_counts(db) == before and before[0] == before[1]
+
+
+def test_deleting_every_reading_leaves_no_count(fresh_db: str) -> None:
+    ids = [
+        cast("789678", at="2026-11-30T09:15", db=fresh_db),
+        cast(
+            "789678", at="2026-11-30T09:15", about="官鬼", db=fresh_db
+        ),  # the same signs, and more
+    ]
+    kept, counted = sign_counts(fresh_db)
+    assert kept == counted and all(r[3] in (1, 2) for r in kept)
+    assert any(r[3] == 2 for r in kept) and any(r[3] == 1 for r in kept)
+    delete_readings(ids[:1], fresh_db)
+    kept, counted = sign_counts(fresh_db)
+    assert kept == counted and all(r[3] == 1 for r in kept)
+    delete_readings(ids[1:], fresh_db)
+    assert sign_counts(fresh_db) == ([], []) and differences(fresh_db) == []

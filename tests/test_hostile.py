@@ -763,6 +763,22 @@ REVIEWED = {
         "a derived table, its definition's name and its columns (the view's declaration) from "
         "the registry DERIVED; the reading ids are bound"
     ),
+    ("kb/sign_count.py", "INSERT INTO {TABLE} (sign, fired, readings) SELECT sign, :f"): (
+        "the module's table name and its count (module constants) with a fixed condition; "
+        "the ids and the factor are bound"
+    ),
+    ("kb/sign_count.py", "WHERE {where}"): (
+        "one of the module's two fixed conditions on reading_id (a span, a list of ids); "
+        "the ids are bound"
+    ),
+    ("kb/sign_count.py", "UNION ALL SELECT sign, fired, readings, -1 AS side FROM ({counted})"): (
+        "the module's table name and its count, constants without a condition"
+    ),
+    ("kb/sign_count.py", "DELETE FROM {TABLE} WHERE fired = 0"): "the module's table name",
+    ("kb/sign_count.py", "DELETE FROM {TABLE}"): "the module's table name",
+    ("kb/sign_count.py", "INSERT INTO {TABLE} (sign, fired, readings) {counted}"): (
+        "the module's table name and its count, constants without a condition"
+    ),
     ("kb/migrating.py", "CREATE VIEW {view.name} AS {view.sql}"): "a view frozen in a revision",
     ("kb/migrating.py", "DROP VIEW {view.name}"): "a view name frozen in a revision",
     ("readings.py", "FROM {view} WHERE reading_id = :id{order}"): (

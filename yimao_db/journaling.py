@@ -26,9 +26,9 @@ from sqlalchemy import Connection, Engine, Table, bindparam, delete, insert, tex
 from sqlalchemy.engine import URL
 
 from yimao_db.calendar.civiltime import default_tz
-from yimao_db.dialect import MAX_ID, lock_reading
+from yimao_db.dialect import MAX_ID, POSTGRESQL, backend, lock_reading
 from yimao_db.errors import UsageError, shown
-from yimao_db.kb import derived
+from yimao_db.kb import derived, sign_count
 from yimao_db.kb.vocab import VERDICTS
 from yimao_db.readings import check_text, connect
 
@@ -187,6 +187,9 @@ def _ids(ids: Iterable[object]) -> list[int]:
 EXISTING = text("SELECT id FROM reading WHERE id IN :ids").bindparams(
     bindparam("ids", expanding=True)
 )
+EXISTING_LOCKED = text("SELECT id FROM reading WHERE id IN :ids ORDER BY id FOR UPDATE").bindparams(
+    bindparam("ids", expanding=True)
+)
 NOTES = text("SELECT id, noted_at, note FROM reading_note WHERE reading_id = :id ORDER BY id")
 OUTCOME = text(
     "SELECT verdict, happened_on, note, recorded_at FROM reading_outcome WHERE reading_id = :id"
@@ -218,14 +221,17 @@ def read_journal(conn: Connection, reading_id: int) -> Journal:
     )
 
 
-def require_readings(conn: Connection, ids: Sequence[int]) -> None:
-    """UsageError naming the ids of ``ids`` that no reading has."""
+def require_readings(conn: Connection, ids: Sequence[int], lock: bool = False) -> None:
+    """UsageError naming the ids of ``ids`` that no reading has. ``lock``: on PostgreSQL,
+    lock the readings found until the transaction ends (a delete: another writer changing
+    one of them, its subject, finishes first, before this one counts their signs)."""
     wanted = set(_ids(ids))
     found: set[int] = set()
     listed = sorted(wanted)
+    existing = EXISTING_LOCKED if lock and backend(conn) == POSTGRESQL else EXISTING
     for start in range(0, len(listed), 500):
         chunk = listed[start : start + 500]
-        found |= set(conn.execute(EXISTING, {"ids": chunk}).scalars())
+        found |= set(conn.execute(existing, {"ids": chunk}).scalars())
     missing = sorted(wanted - found)
     if missing:
         shown = ", ".join(map(str, missing[:10])) + (", …" if len(missing) > 10 else "")
@@ -403,9 +409,10 @@ def delete_readings(ids: Sequence[int], db: Db = None) -> int:
     if not wanted:
         raise UsageError("no reading id given")
     with connect(db, write=True) as conn:
-        require_readings(conn, wanted)
+        require_readings(conn, wanted, lock=True)
         for start in range(0, len(wanted), 500):
             chunk = wanted[start : start + 500]
+            sign_count.forget(conn, chunk)  # the signs' rows go with the readings
             for table in dependent_tables():
                 column = next(fk.parent for fk in table.foreign_keys if fk.column is reading.c.id)
                 conn.execute(delete(table).where(column.in_(chunk)))

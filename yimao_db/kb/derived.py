@@ -24,6 +24,9 @@ The public view reads the table. The definition stays the definition:
 - changing a reading's subject (``yimao about``, the one input that changes after the cast)
   writes its rows again in that transaction (:func:`rewrite`): its 用神 follow the subject;
 - deleting a reading deletes its rows (``ON DELETE CASCADE``);
+- the signs' rows are counted by sign in ``sign_count`` (:mod:`yimao_db.kb.sign_count`),
+  changed wherever they are written or deleted here, and by
+  :func:`yimao_db.journaling.delete_readings` before it deletes readings;
 - ``yimao check`` compares every stored row with its definition (:func:`differences`).
 
 No other write changes what a definition reads: the rest of the journal (notes, tags,
@@ -50,6 +53,7 @@ from typing import NamedTuple
 from sqlalchemy import Connection, text
 
 from yimao_db import dialect
+from yimao_db.kb import sign_count
 
 
 class Derived(NamedTuple):
@@ -67,13 +71,21 @@ class Derived(NamedTuple):
     # written from the reading to its family's table, took 0.5 s to plan (a cast, and each
     # span a check compares), 30 ms so
     in_written_order: bool = False
+    # its rows are counted in sign_count (yimao_db.kb.sign_count), changed with them
+    counted: bool = False
 
 
 DERIVED: tuple[Derived, ...] = (
     Derived("reading_header", "v_reading_header_computed", "v_reading"),
     Derived("reading_hidden", "v_reading_hidden_computed", "v_reading_hidden"),
     Derived("reading_use", "v_reading_use_computed", "v_reading_use", needs="about"),
-    Derived("reading_sign", "v_reading_sign_computed", "v_reading_sign", in_written_order=True),
+    Derived(
+        "reading_sign",
+        "v_reading_sign_computed",
+        "v_reading_sign",
+        in_written_order=True,
+        counted=True,
+    ),
 )
 
 # How many readings a comparison reads at once (a range of ids).
@@ -87,11 +99,20 @@ def write(conn: Connection, d: Derived, span: tuple[int, int] | None, *, replace
     if span is not None:
         where, bounds = "WHERE reading_id BETWEEN :a AND :b", {"a": span[0], "b": span[1]}
     if replace:
+        if d.counted and span is not None:
+            sign_count.add(conn, span, -1)
         conn.execute(text(f"DELETE FROM {d.table} {where}"), bounds)
-    if span is not None and d.needs is not None and not _any_with(conn, d.needs, span):
-        return  # none of these readings has what every row of the definition needs
-    with planned(conn, d):
-        conn.execute(text(f"INSERT INTO {d.table} SELECT * FROM {d.definition} {where}"), bounds)
+    if span is None or d.needs is None or _any_with(conn, d.needs, span):
+        with planned(conn, d):
+            conn.execute(
+                text(f"INSERT INTO {d.table} SELECT * FROM {d.definition} {where}"), bounds
+            )
+    # else none of these readings has what every row of the definition needs
+    if d.counted:
+        if span is None:
+            sign_count.refresh(conn)
+        else:
+            sign_count.add(conn, span)
 
 
 @contextmanager
@@ -187,6 +208,8 @@ def mend(conn: Connection) -> int:
         for span in runs(ids):
             write(conn, d, span, replace=True)
         mended |= ids
+    if sign_count.differences(conn):  # damaged: the mends above kept it as it was
+        sign_count.refresh(conn)
     return len(mended)
 
 

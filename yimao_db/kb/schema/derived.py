@@ -118,3 +118,15 @@ reading_sign = derived_table(
     FACETS["reading_sign"],
     required=("reading_id", "sign"),
 )
+
+# every sign's count of reading_sign's rows, changed with them (yimao_db.kb.sign_count)
+sign_count = table(
+    "sign_count",
+    "Derived: how many times each sign fired in reading_sign and in how many readings, "
+    "changed with its rows in the same transaction (yimao check counts them again). No row "
+    "for a sign that fired nowhere.",
+    col("sign", Text, primary_key=True, comment="The sign, e.g. 世空"),
+    col("fired", Integer, comment="How many rows of reading_sign it has (a line each)"),
+    col("readings", Integer, comment="In how many readings it fired"),
+    section=SECTION,
+)

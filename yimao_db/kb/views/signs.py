@@ -87,4 +87,26 @@ JOIN sign s ON s.name = x.sign
 """,
 )
 
-VIEWS = (V_READING_SIGN_COMPUTED, V_READING_SIGN)
+V_SIGN_COUNT = View(
+    "v_sign_count",
+    "readings",
+    "How often each sign fired over every stored reading, and in how many readings: the "
+    "counts of v_reading_sign grouped by sign, kept with every write (table sign_count; "
+    "yimao check counts them again), with the sign's attributes. A sign that fired nowhere "
+    "has no row.",
+    (
+        col("sign", "The sign, e.g. 世空", "FK sign.name"),
+        *(c for c in V_READING_SIGN.columns if c.name in ("subject", "polarity", "weight")),
+        *(c for c in V_READING_SIGN.columns if c.name in ("passage", "basis")),
+        col("fired", "How many times it fired: its rows in v_reading_sign", "1.."),
+        col("readings", "In how many readings it fired", "1.."),
+    ),
+    """
+SELECT s.name AS sign, s.subject, s.polarity, s.weight, s.passage, s.basis, c.fired,
+       c.readings
+FROM sign_count c
+JOIN sign s ON s.name = c.sign
+""",
+)
+
+VIEWS = (V_READING_SIGN_COMPUTED, V_READING_SIGN, V_SIGN_COUNT)
