@@ -7,6 +7,11 @@ count per sign, changed with the rows of ``reading_sign`` in the same transactio
 (yimao_db.kb.sign_count), and ``v_sign_count`` reads it with each sign's attributes. The
 revision counts the signs already stored. ``yimao check`` counts them again.
 
+The index of ``reading_sign`` by reading holds the sign and the line too: the signs of the
+readings that have an outcome (``yimao stats --by sign``) are read from it alone, where
+each row's sign was looked up in the table (2.9 s for 100,000 outcomes at a million
+readings; 1.9 s so).
+
 The downgrade drops both: the counts are derived, not user data.
 
 Revision ID: 0027
@@ -61,8 +66,14 @@ def upgrade() -> None:
     )
     migrating.replace_views(op, VIEWS, REPLACES)
     sign_count.refresh(op.get_bind())
+    op.drop_index(op.f("ix_reading_sign_reading_id"), table_name="reading_sign")
+    op.create_index(
+        op.f("ix_reading_sign_reading_id"), "reading_sign", ["reading_id", "sign", "position"]
+    )
 
 
 def downgrade() -> None:
+    op.drop_index(op.f("ix_reading_sign_reading_id"), table_name="reading_sign")
+    op.create_index(op.f("ix_reading_sign_reading_id"), "reading_sign", ["reading_id"])
     migrating.restore_views(op, VIEWS, REPLACES)
     op.drop_table("sign_count")

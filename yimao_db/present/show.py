@@ -189,10 +189,10 @@ def _sign_notes(conn: Connection, name: str) -> list[str]:
         .mappings()
         .one()
     )
-    fired, readings = conn.execute(
-        text("SELECT COUNT(*), COUNT(DISTINCT reading_id) FROM v_reading_sign WHERE sign = :name"),
-        {"name": name},
-    ).one()
+    counted = conn.execute(  # no row: it fired nowhere
+        text("SELECT fired, readings FROM v_sign_count WHERE sign = :name"), {"name": name}
+    ).one_or_none()
+    fired, readings = counted if counted is not None else (0, 0)
     (stored,) = conn.execute(text("SELECT COUNT(*) FROM reading")).one()
     polarity = f"中, cancels {s['cancels']}" if s["cancels"] else s["polarity"]
     passage = f"§{s['passage']}" if s["passage"] else "no passage"
