@@ -169,6 +169,7 @@ def test_a_new_reading_changes_only_the_reading_views(fresh_db: str, tmp_path: P
         "v_reading_nuclear.csv",
         "v_reading_sign.csv",
         "v_reading_changed_line.csv",
+        "v_sign_count.csv",
         "README.md",  # the row counts
     }
 

@@ -40,6 +40,7 @@ from sqlalchemy.engine import URL
 from yimao_db import dialect
 from yimao_db.db import reader_engine
 from yimao_db.errors import UsageError, shown
+from yimao_db.kb import sign_count
 from yimao_db.kb.derived import DERIVED
 
 FORMATS = ("csv", "jsonl", "parquet")
@@ -48,7 +49,9 @@ README = "README.md"
 
 # Rows users write and the rows stored from them (the derived tables, each the rows of a
 # public view): not reference data; the readings are exported through the v_reading* views.
-READING_TABLES = frozenset({"reading", "reading_line", *(d.table for d in DERIVED)})
+READING_TABLES = frozenset(
+    {"reading", "reading_line", *(d.table for d in DERIVED), sign_count.TABLE}
+)
 # The private views that define the derived tables: the same rows as the public views.
 DEFINITIONS = frozenset(d.definition for d in DERIVED)
 
