@@ -187,14 +187,15 @@ def _insert(conn: Connection, spool: Spool, progress: Progress | None) -> list[i
             line_table.insert([(new[row[0] - first], *row[1:]) for row in lines])
         pending += new
         if len(pending) >= DERIVED_BATCH:
-            derived.insert(conn, pending)  # in the same transaction
+            derived.insert(conn, pending, count=False)  # in the same transaction
             pending = []
         if not ids:
             _pause_at("insert")
         ids += new
         if progress is not None:
             progress("inserting", len(ids), spool.count)
-    derived.insert(conn, pending)
+    derived.insert(conn, pending, count=False)
+    derived.count(conn, ids)  # the signs' counts last (derived.count)
     return ids
 
 

@@ -92,9 +92,17 @@ DERIVED: tuple[Derived, ...] = (
 COMPARE_SPAN = 20_000
 
 
-def write(conn: Connection, d: Derived, span: tuple[int, int] | None, *, replace: bool) -> None:
+def write(
+    conn: Connection,
+    d: Derived,
+    span: tuple[int, int] | None,
+    *,
+    replace: bool,
+    count: bool = True,
+) -> None:
     """Write ``d``'s rows from its definition: those of the readings ``span`` (first, last
-    id), or of every reading; ``replace`` deletes the rows stored for them first."""
+    id), or of every reading; ``replace`` deletes the rows stored for them first. ``count``
+    False leaves new readings' rows out of ``sign_count``, for :func:`count` to add."""
     where, bounds = "", {}
     if span is not None:
         where, bounds = "WHERE reading_id BETWEEN :a AND :b", {"a": span[0], "b": span[1]}
@@ -108,11 +116,12 @@ def write(conn: Connection, d: Derived, span: tuple[int, int] | None, *, replace
                 text(f"INSERT INTO {d.table} SELECT * FROM {d.definition} {where}"), bounds
             )
     # else none of these readings has what every row of the definition needs
-    if d.counted:
-        if span is None:
-            sign_count.refresh(conn)
-        else:
-            sign_count.add(conn, span)
+    if not d.counted:
+        return
+    if span is None:
+        sign_count.refresh(conn)
+    elif count:
+        sign_count.add(conn, span)
 
 
 @contextmanager
@@ -140,11 +149,11 @@ def _any_with(conn: Connection, column: str, span: tuple[int, int]) -> bool:
     return found.first() is not None
 
 
-def insert_range(conn: Connection, first: int, last: int) -> None:
+def insert_range(conn: Connection, first: int, last: int, *, count: bool = True) -> None:
     """Write the derived rows of the new readings ``first..last`` (ids of readings just
-    inserted, in the caller's transaction)."""
+    inserted, in the caller's transaction); ``count``: see :func:`write`."""
     for d in DERIVED:
-        write(conn, d, (first, last), replace=False)
+        write(conn, d, (first, last), replace=False, count=count)
 
 
 def rewrite(conn: Connection, reading_id: int) -> None:
@@ -153,11 +162,21 @@ def rewrite(conn: Connection, reading_id: int) -> None:
         write(conn, d, (reading_id, reading_id), replace=True)
 
 
-def insert(conn: Connection, ids: Iterable[int]) -> None:
+def insert(conn: Connection, ids: Iterable[int], *, count: bool = True) -> None:
     """Write the derived rows of the new readings ``ids``, run by run of consecutive ids
-    (on PostgreSQL another writer's ids may fall between them)."""
+    (on PostgreSQL another writer's ids may fall between them); ``count``: see
+    :func:`write`."""
     for first, last in runs(ids):
-        insert_range(conn, first, last)
+        insert_range(conn, first, last, count=count)
+
+
+def count(conn: Connection, ids: Iterable[int]) -> None:
+    """Add the signs of the new readings ``ids``, written with ``count`` False, to
+    ``sign_count``: an import does it once, just before it commits, so that on PostgreSQL
+    it holds the counts' lock (:mod:`yimao_db.kb.sign_count`) for the commit alone, not
+    while it inserts, and casts meanwhile do not wait for it."""
+    for span in runs(ids):
+        sign_count.add(conn, span)
 
 
 def runs(ids: Iterable[int]) -> Iterator[tuple[int, int]]:
