@@ -67,20 +67,17 @@ def committing() -> None:
 
 @contextmanager
 def ignored() -> Iterator[None]:
-    """Ctrl-C does nothing meanwhile: for the tidying after a command is done (closing its
-    connections), where an interruption could only leave a side file behind. In the main
-    thread, over Python's default handler only, as :func:`committing`."""
-    if (
-        threading.current_thread() is not threading.main_thread()
-        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
-    ):
+    """Ctrl-C (SIGINT) has no effect inside, whatever handled it before (put back after):
+    an import's commit and report, the tidying after a command is done. Only the main
+    thread can set that; elsewhere this does nothing."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGINT, previous)
 
 
 def deferred() -> bool:

@@ -1,7 +1,8 @@
 """``yimao stats``: counts of readings and their outcomes, in plain SQL over the views.
 
-Each grouping is one query over ``v_reading`` (``v_sign_count``, and ``v_reading_sign``
-with the outcomes of ``reading_outcome``, for signs, ``v_reading_use`` for the 用神's state); the
+Each grouping is one query over ``v_reading`` (``v_sign_count``, and the stored rows of
+``v_reading_sign`` with the outcomes of ``reading_outcome``, for signs; ``v_reading_use``
+for the 用神's state); the
 counts come from SQL, the hit rate (hits among the readings with an outcome, partial
 counted as no hit) is the one division done here.
 """

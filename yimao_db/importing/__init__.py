@@ -26,9 +26,7 @@ inserted, inside the transaction) and waits until ``DIR/go`` exists. Unset, it d
 from __future__ import annotations
 
 import os
-import signal
 import sqlite3
-import threading
 import time
 import typing
 from collections.abc import Callable, Iterator
@@ -40,7 +38,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine
 from sqlalchemy.engine import URL
 
-from yimao_db import dialect
+from yimao_db import dialect, sigint
 from yimao_db.db import reader_engine, resolve_url, writer_engine
 from yimao_db.errors import UsageError
 from yimao_db.importing import files as import_files
@@ -216,20 +214,6 @@ def _spool(conn: Connection) -> Iterator[Spool]:
             own.close()
 
 
-@contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """Ctrl-C (SIGINT) has no effect inside; only the main thread can set that, elsewhere
-    this does nothing."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 def _hexagram_names(db: str | URL | Engine | None) -> HexagramNames:
     """The hexagram names, read on a read-only connection (no write lock)."""
     url = db.url if isinstance(db, Engine) else db if isinstance(db, URL) else resolve_url(db)
@@ -274,7 +258,7 @@ def import_file(
                 raise UsageError(f"{path}: no readings to import")
             with conn.begin() as transaction:
                 ids = _insert(conn, spool, progress)
-                with _sigint_ignored():
+                with sigint.ignored():
                     transaction.commit()
                     if done is not None:
                         done(ids)

@@ -53,8 +53,7 @@ def forget(conn: Connection, ids: Sequence[int]) -> None:
 def _add(
     conn: Connection, where: str, params: dict[str, object], factor: int, expanding: bool = False
 ) -> None:
-    if dialect.backend(conn) == dialect.POSTGRESQL:
-        conn.execute(LOCK)
+    _lock(conn)
     counted = COUNTED.format(where=f"WHERE {where}")
     statement = text(
         f"INSERT INTO {TABLE} (sign, fired, readings) "
@@ -69,13 +68,18 @@ def _add(
         conn.execute(text(f"DELETE FROM {TABLE} WHERE fired = 0"))
 
 
+def _lock(conn: Connection) -> None:
+    """On PostgreSQL, wait for the counts' lock (held to the transaction's end)."""
+    if dialect.backend(conn) == dialect.POSTGRESQL:
+        conn.execute(LOCK)
+
+
 def refresh(conn: Connection) -> None:
     """Count every stored sign again (nothing to do before the revision that makes the
     table, 0027: an older revision rewriting ``reading_sign`` has no counts to keep)."""
     if not inspect(conn).has_table(TABLE):
         return
-    if dialect.backend(conn) == dialect.POSTGRESQL:
-        conn.execute(LOCK)
+    _lock(conn)
     conn.execute(text(f"DELETE FROM {TABLE}"))
     counted = COUNTED.format(where="")
     conn.execute(text(f"INSERT INTO {TABLE} (sign, fired, readings) {counted}"))
