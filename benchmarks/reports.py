@@ -84,6 +84,11 @@ NATURAL: tuple[tuple[str, float], ...] = (
     ("SELECT spirit, count(*) FROM v_reading_line GROUP BY 1", 5),
     ("SELECT relative, count(*) FROM v_reading_line GROUP BY 1", 5),
     ("SELECT transform, count(*) FROM v_reading_line GROUP BY 1", 5),
+    # a column without an index: SQLite reads every stored line (and sorts them to group)
+    ("SELECT stage, count(*) FROM v_reading_line GROUP BY 1", 5),
+    ("SELECT count(*) FROM v_reading_line WHERE is_world = 1 AND is_month_break = 1", 5),
+    # an index and a column it does not hold: a lookup of each line the index finds
+    ("SELECT count(*) FROM v_reading_line WHERE spirit = '白虎' AND is_moving = 1", 5),
     ("SELECT relative, count(*) FROM v_reading_hidden GROUP BY 1", 5),
     ("SELECT count(*) FROM v_reading_hidden WHERE is_void = 1", 5),
     ("SELECT relative, count(*) FROM v_reading_use GROUP BY 1", 5),

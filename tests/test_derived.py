@@ -112,6 +112,7 @@ def test_writes_keep_the_derived_tables_equal_to_their_definitions(
     ids += import_file(csv, fresh_db)
     stored = counts(fresh_db)
     assert stored["reading_header"] == 43 and stored["reading_hidden"] > 0
+    assert stored["reading_line_chart"] == 6 * 43
     add_note(ids[0], "a note", fresh_db)
     record_outcome(ids[1], "hit", db=fresh_db)
     set_about(ids[3], "妻財", fresh_db)
@@ -192,7 +193,7 @@ def test_a_definition_is_skipped_only_where_no_reading_has_what_it_needs(
         fresh_db,
     )
     alone = cast("789678", at="2026-11-30T09:15", about="兄弟", db=fresh_db)
-    assert [d.needs for d in derived.DERIVED] == [None, None, "about", None]
+    assert [d.needs for d in derived.DERIVED] == [None, None, None, "about", None]
     with reading(fresh_db) as conn:
         for d in derived.DERIVED:
             if d.needs is None:
@@ -224,12 +225,16 @@ def test_yimao_check_names_a_reading_whose_derived_rows_were_changed(
             f"DELETE FROM reading_hidden WHERE reading_id = {ids[2]} AND position = "
             f"(SELECT MIN(position) FROM reading_hidden WHERE reading_id = {ids[2]})"
         )
+        # a column no later definition reads: the lines' table alone differs
+        con.execute(f"UPDATE reading_line_chart SET places = '天' WHERE reading_id = {ids[3]}")
     problems = [str(p) for p in doctor.check(str(db)) if p.kind == "derived"]
     assert problems == [
         f"derived: reading_header reading_id={ids[0]}: rows stored that the definition does "
         "not give and rows of the definition not stored",
         f"derived: reading_header reading_id={ids[1]}: rows of the definition not stored",
         f"derived: reading_hidden reading_id={ids[2]}: rows of the definition not stored",
+        f"derived: reading_line_chart reading_id={ids[3]}: rows stored that the definition "
+        "does not give and rows of the definition not stored",
     ]
 
 

@@ -78,6 +78,7 @@ class Derived(NamedTuple):
 DERIVED: tuple[Derived, ...] = (
     Derived("reading_header", "v_reading_header_computed", "v_reading"),
     Derived("reading_hidden", "v_reading_hidden_computed", "v_reading_hidden"),
+    Derived("reading_line_chart", "v_reading_line_computed", "v_reading_line"),
     Derived("reading_use", "v_reading_use_computed", "v_reading_use", needs="about"),
     Derived(
         "reading_sign",

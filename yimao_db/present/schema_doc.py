@@ -154,8 +154,9 @@ MAX_FACETS = 3
 
 # Stored reading views with too many rows to count or facet within datasette's time limit:
 # some 18 signs a reading, a facet of `sign` reads 18,000,000 index entries at a million
-# readings (about 1.5-2 s on two slow cores, read in the index's order)
-MANY_ROWS_A_READING = frozenset({"v_reading_sign"})
+# readings (about 1.5-2 s on two slow cores, read in the index's order); six lines a
+# reading, a page counting 6,000,000 lines and faceting two of their columns
+MANY_ROWS_A_READING = frozenset({"v_reading_sign", "v_reading_line"})
 
 
 @cache

@@ -25,7 +25,11 @@ from sqlalchemy import Column, ForeignKey, Index, Integer, Table, Text
 
 from yimao_db.kb.schema.base import col, table
 from yimao_db.kb.views.base import View
-from yimao_db.kb.views.readings import V_READING_HEADER_COMPUTED, V_READING_HIDDEN_COMPUTED
+from yimao_db.kb.views.readings import (
+    V_READING_HEADER_COMPUTED,
+    V_READING_HIDDEN_COMPUTED,
+    V_READING_LINE_COMPUTED,
+)
 from yimao_db.kb.views.signs import V_READING_SIGN_COMPUTED
 from yimao_db.kb.views.use import V_READING_USE_COMPUTED
 
@@ -73,13 +77,13 @@ def derived_table(
 
 
 # The indexes of the default facets of v_reading and v_reading_hidden
-# (tests/test_query_plans.py requires one led by each facet's column). A second column serves
-# a grouping often asked for with it, read from the index alone: a palace's generations, and a
-# hexagram's name and key (yimao stats --by hexagram). reading_use has none: an index of a
-# WITHOUT ROWID table holds its key (reading_use's role), and SQLite reads it for a filter on
-# the key and looks up every row it finds (a count of the void 用神 took 2.3 s at a million
-# readings instead of 0.4 s; reading_hidden's filters on position, 0.64 s instead of 0.13 s,
-# stay within their goal).
+# (tests/test_query_plans.py requires one led by each facet's column), and of the lines. A
+# second column serves a grouping often asked for with it, read from the index alone: a
+# palace's generations, and a hexagram's name and key (yimao stats --by hexagram).
+# reading_use has none: an index of a WITHOUT ROWID table holds its key (reading_use's
+# role), and SQLite reads it for a filter on the key and looks up every row it finds (a
+# count of the void 用神 took 2.3 s at a million readings instead of 0.4 s; reading_hidden's
+# filters on position, 0.64 s instead of 0.13 s, stay within their goal).
 FACETS: dict[str, tuple[tuple[str, ...], ...]] = {
     "reading_header": (
         ("palace", "generation_name"),
@@ -87,6 +91,12 @@ FACETS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("primary_name", "primary_king_wen"),
     ),
     "reading_hidden": (("relative",),),
+    # the groupings and filters of a reading's lines people ask for most (revision 0028):
+    # a count by relative, day spirit or transformation reads an index in order, and a
+    # filter on a relative and void (the 用神 void) reads a range of the first; each holds
+    # the key (reading_id, position), so a count of readings reads no row. v_reading_line's
+    # page has no default facet (six rows a reading: yimao_db.present.schema_doc)
+    "reading_line_chart": (("relative", "is_void"), ("spirit",), ("transform",)),
     # a count of the signs (GROUP BY sign, or by an attribute of the sign: the indexes of
     # `sign` in kb/schema/signs.py) reads the first in order, and a count of the readings
     # each sign fires for its distinct pairs; it holds every column, so a filter on the line
@@ -99,6 +109,13 @@ FACETS: dict[str, tuple[tuple[str, ...], ...]] = {
 
 reading_header = derived_table(
     "reading_header", V_READING_HEADER_COMPUTED, ("reading_id",), FACETS["reading_header"]
+)
+reading_line_chart = derived_table(
+    "reading_line_chart",
+    V_READING_LINE_COMPUTED,
+    ("reading_id", "position"),
+    FACETS["reading_line_chart"],
+    sqlite_with_rowid=False,  # read by the reading's id: one b-tree
 )
 reading_hidden = derived_table(
     "reading_hidden",

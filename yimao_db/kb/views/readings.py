@@ -12,15 +12,15 @@ How these are written (docs/performance.md has the figures):
   reading; LEFT JOINs keep that order on SQLite (which never moves a LEFT JOIN operand
   before the tables written to its left) and let it drop the joins a query does not use.
 - A still line's changed-line lookups have a NULL key and cost nothing.
-- Two of the views read derived tables (:mod:`yimao_db.kb.derived`): ``v_reading`` reads
+- Three of the views read derived tables (:mod:`yimao_db.kb.derived`): ``v_reading`` reads
   every column but the journal's from ``reading_header`` (what the rule tables give a
-  reading, and the reading's own columns), and ``v_reading_hidden`` reads
-  ``reading_hidden``. Each table stores, for every reading, the rows of a private view
-  that stays the definition (``v_reading_header_computed``, ``v_reading_hidden_computed``):
-  SQLite looks up every join of a view under GROUP BY, used or not, so an aggregate over
-  all readings would pay some twenty lookups a reading.
-  ``v_reading_line``, six rows a reading, stays a view: storing it would cost every write
-  more than the import's speed allows (docs/performance.md).
+  reading, and the reading's own columns), ``v_reading_line`` reads ``reading_line_chart``
+  (revision 0028) and ``v_reading_hidden`` reads ``reading_hidden``. Each table stores, for
+  every reading, the rows of a private view that stays the definition
+  (``v_reading_header_computed``, ``v_reading_line_computed``,
+  ``v_reading_hidden_computed``): SQLite looks up every join of a view under GROUP BY,
+  used or not, so an aggregate over all readings would pay some twenty lookups a reading
+  (a line, some twenty lookups a line).
 """
 
 from __future__ import annotations
@@ -486,6 +486,25 @@ V_READING_LINE = View(
         ),
     ),
     """
+SELECT reading_id, position, value, is_moving, stem, branch, element, relative, spirit,
+       hour_spirit, month_spirit, noble_general, is_world, is_response, is_between, mansion,
+       is_dusk_mansion, is_void, is_month_break, is_day_clash, strength, stage, changed_stem,
+       changed_branch, changed_element, changed_relative, transform, ganzhi, changed_ganzhi,
+       day_on, day_generates, day_helps, day_controls, day_combines, month_on,
+       month_generates, month_helps, month_controls, month_combines, changed_is_void,
+       changed_is_month_break, changed_is_day_clash, places
+FROM reading_line_chart
+""",
+)
+
+V_READING_LINE_COMPUTED = View(
+    "v_reading_line_computed",
+    "readings",
+    "The definition of v_reading_line: a reading's six lines computed by joining the rule "
+    "tables. The table reading_line_chart stores its rows for every reading (written with "
+    "the reading; yimao check compares the two); v_reading_line reads the table.",
+    V_READING_LINE.columns,
+    """
 SELECT r.id AS reading_id, rl.position, rl.value, lv.is_moving,
        ln.stem, l.branch, l.element, l.relative,
        ds.spirit, hsp.spirit AS hour_spirit, msb.spirits AS month_spirit,
@@ -534,6 +553,7 @@ LEFT JOIN line_transform lt ON lt.branch = l.branch AND lt.changed_branch = cl.b
   AND lt.changed_void = cbd.is_void AND lt.changed_break = cbm.is_month_break
 WHERE rl.reading_id = r.id
 """,
+    public=False,
 )
 
 V_READING_HIDDEN = View(
@@ -715,6 +735,7 @@ VIEWS = (
     V_READING_CAST,
     V_READING_HEADER_COMPUTED,
     V_READING,
+    V_READING_LINE_COMPUTED,
     V_READING_LINE,
     V_READING_HIDDEN_COMPUTED,
     V_READING_HIDDEN,
