@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from helpers import built_copy, raw
+from helpers import built_copy, cast_into, raw
 from sqlalchemy import Connection, text
 from test_import import csv_text, many_rows, paused_import, write
 from test_migrations import cast_readings, db_at
@@ -265,8 +265,31 @@ def test_the_migration_fills_them_for_readings_already_stored(tmp_path: Path) ->
     build(db)
     stored = counts(db)
     assert stored["reading_header"] == len(ids) and stored["reading_hidden"] > 0
+    assert stored["reading_line_chart"] == 6 * len(ids)
     assert stored["sign_count"] == stored["reading_sign"] > 0  # counted by revision 0027
     assert differences(db) == [] and doctor.check(db) == []
+
+
+@pytest.mark.sqlite_only
+def test_revision_0028_stores_the_lines_the_view_computed(tmp_path: Path) -> None:
+    """The lines v_reading_line computed at revision 0027 are the rows it reads from
+    reading_line_chart at 0028, and the 用神, now worked out from the stored lines, are the
+    rows their definition gave from the computed ones."""
+    db = db_at(tmp_path / "old.db", "0027")
+    ids = [*cast_readings(db), cast_into(db, "乾之姤", at="2026-11-30T09:15", about="妻財")]
+
+    def rows(sql: str) -> list[tuple[object, ...]]:
+        with raw(Path(db)) as con:
+            return [tuple(r) for r in con.execute(sql)]
+
+    lines = rows("SELECT * FROM v_reading_line ORDER BY reading_id, position")
+    roles = rows("SELECT * FROM v_reading_use_computed ORDER BY reading_id, role")
+    assert len(lines) == 6 * len(ids) and len(roles) > 0
+    build(db)
+    assert rows("SELECT * FROM v_reading_line ORDER BY reading_id, position") == lines
+    assert rows("SELECT * FROM reading_line_chart ORDER BY reading_id, position") == lines
+    assert rows("SELECT * FROM v_reading_use_computed ORDER BY reading_id, role") == roles
+    assert rows("SELECT * FROM reading_use ORDER BY reading_id, role") == roles
 
 
 @pytest.mark.sqlite_only

@@ -163,9 +163,9 @@ MANY_ROWS_A_READING = frozenset({"v_reading_sign", "v_reading_line"})
 def unaggregated_views() -> frozenset[str]:
     """The public reading views whose pages have no default facet or sort and are counted
     only when filtered: those computed when read, a reading at a time (v_reading,
-    v_reading_hidden, v_reading_use and v_reading_sign read stored rows instead: the public
-    views of :data:`yimao_db.kb.derived.DERIVED`), and the stored ones with many rows a
-    reading (:data:`MANY_ROWS_A_READING`).
+    v_reading_line, v_reading_hidden, v_reading_use and v_reading_sign read stored rows
+    instead: the public views of :data:`yimao_db.kb.derived.DERIVED`), and the stored ones
+    with many rows a reading (:data:`MANY_ROWS_A_READING`).
 
     Counting, faceting or sorting all the rows of one of them computes every reading's (or
     reads tens of millions of stored rows): at a million readings that takes seconds to

@@ -214,12 +214,13 @@ V_READING_USE_COMPUTED = View(
     # One arm over the ranked candidates, so that a write ranks each reading's candidates
     # once (until revision 0024 an arm for the visible lines and one for the hidden spirits
     # ranked them twice, two thirds of the cost of writing a reading's 用神). v_reading_line
+    # (the stored lines since revision 0028, written before the 用神: yimao_db.kb.derived)
     # is joined at the candidate's position as an inner join, which SQLite flattens into the
-    # arm (one reading's lines looked up, where a LEFT JOIN of the view would build it for
-    # every stored reading): the candidate's own line, or the line over a hidden spirit, its
-    # 飛神. A hidden spirit's own state comes from the rule tables v_reading_hidden_computed
-    # joins for it (hidden_spirit, the najia of its pure hexagram, the moment's bearings),
-    # LEFT JOINs that only a hidden candidate meets (a visible one's state is its line's);
+    # arm (one line looked up by its key): the candidate's own line, or the line over a
+    # hidden spirit, its 飛神. A hidden spirit's own state comes from the rule tables
+    # v_reading_hidden_computed joins for it (hidden_spirit, the najia of its pure hexagram,
+    # the moment's bearings), LEFT JOINs that only a hidden candidate meets (a visible one's
+    # state is its line's);
     # what only a visible line or only a 飛神 shows is a LEFT JOIN that only it meets.
     """
 SELECT c.reading_id, c.subject, c.role, c.role_ordinal, ur.mark, c.relative, c.source,
