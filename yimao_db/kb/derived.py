@@ -30,7 +30,8 @@ The public view reads the table. The definition stays the definition:
 - ``yimao check`` compares every stored row with its definition (:func:`differences`).
 
 No other write changes what a definition reads: the rest of the journal (notes, tags,
-outcomes) is not stored, the public views join it as before. A definition reads the other
+outcomes) is not stored, the public views read it as before (v_reading by subqueries,
+which SQLite runs only for a query that reads their columns). A definition reads the other
 definitions, or the derived tables listed before it in :data:`DERIVED` (the signs take a
 reading's 用神 from ``reading_use`` and its sun's and moon's lodges from ``reading_header``,
 where computing them again would cost more than the signs themselves): the tables are

@@ -245,13 +245,14 @@ SELECT h.reading_id, h.question, h.cast_at, h.tz,
        h.early_rat, h.najia_variant, h.primary_bits, h.changed_bits,
        h.primary_short_name, h.changed_short_name,
        h.year_relative, h.month_relative, h.day_relative, h.hour_relative, h.matter,
-       o.verdict AS outcome, o.happened_on AS outcome_on,
+       (SELECT o.verdict FROM reading_outcome o WHERE o.reading_id = h.reading_id) AS outcome,
+       (SELECT o.happened_on FROM reading_outcome o WHERE o.reading_id = h.reading_id)
+         AS outcome_on,
        (SELECT COUNT(*) FROM reading_note n WHERE n.reading_id = h.reading_id) AS note_count,
        (SELECT COUNT(*) FROM reading_tag t WHERE t.reading_id = h.reading_id) AS tag_count,
        h.changed_palace, h.changed_generation_name, h.nuclear_name,
        h.cast_utc, h.sun_mansion, h.moon_mansion, h.all_moving_name
 FROM reading_header h  -- its reading_id is the view's: ORDER BY reading_id walks its key
-LEFT JOIN reading_outcome o ON o.reading_id = h.reading_id
 """,
 )
 
