@@ -8,8 +8,8 @@ once, and a filter on a relative and void 12 ×. The rows are now stored per rea
 ``reading_line_chart`` (six a reading, keyed by reading and line), written with the reading
 (yimao_db.kb.derived); their definition stays a view (``v_reading_line_computed``: the SQL
 v_reading_line had), and creating it fills the table for every stored reading. The public
-view reads the table and keeps its columns. Indexes on (relative, is_void), spirit and
-transform serve the counts and filters asked most.
+view reads the table and keeps its columns. Indexes on (relative, is_void, reading_id),
+spirit and transform serve the counts and filters asked most.
 
 v_reading_use_computed reads v_reading_line: it is made again (its SQL unchanged) and the
 stored 用神 rewritten from it, now reading the stored lines (the table of the lines comes
@@ -168,7 +168,7 @@ REPLACES = {
 
 # (name, columns) of the indexes, made once the table is filled
 INDEXES = (
-    ("relative", ("relative", "is_void")),
+    ("relative", ("relative", "is_void", "reading_id")),
     ("spirit", ("spirit",)),
     ("transform", ("transform",)),
 )

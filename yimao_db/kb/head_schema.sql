@@ -1411,10 +1411,10 @@ CREATE TABLE "matter_preference" (
 	passage VARCHAR(8), 
 	basis VARCHAR(8) NOT NULL, 
 	CONSTRAINT pk_matter_preference PRIMARY KEY (matter, attitude, item), 
+	CONSTRAINT fk_matter_preference_passage_source_passage FOREIGN KEY(passage) REFERENCES source_passage (id), 
 	CONSTRAINT ck_matter_preference_attitude_domain CHECK (attitude IN ('want', 'fear', 'relief')), 
 	CONSTRAINT ck_matter_preference_book_cites CHECK (basis <> 'book' OR passage IS NOT NULL), 
 	CONSTRAINT ck_matter_preference_basis_domain CHECK (basis IN ('book', 'standard', 'decision')), 
-	CONSTRAINT fk_matter_preference_passage_source_passage FOREIGN KEY(passage) REFERENCES source_passage (id), 
 	CONSTRAINT ck_matter_preference_item_kind_domain CHECK (item_kind IN ('relative', 'spirit', 'general', 'shensha', 'condition')), 
 	CONSTRAINT fk_matter_preference_matter_matter FOREIGN KEY(matter) REFERENCES matter (name)
 );
@@ -1430,13 +1430,13 @@ CREATE TABLE "spirit_attribute" (
 	passage VARCHAR(8), 
 	basis VARCHAR(8) NOT NULL, 
 	CONSTRAINT pk_spirit_attribute PRIMARY KEY (spirit), 
-	CONSTRAINT uq_spirit_attribute_governs UNIQUE (governs), 
-	CONSTRAINT uq_spirit_attribute_post UNIQUE (post), 
 	CONSTRAINT ck_spirit_attribute_basis_domain CHECK (basis IN ('book', 'standard', 'decision')), 
+	CONSTRAINT uq_spirit_attribute_governs UNIQUE (governs), 
 	CONSTRAINT ck_spirit_attribute_book_cites CHECK (basis <> 'book' OR passage IS NOT NULL), 
 	CONSTRAINT ck_spirit_attribute_governs_domain CHECK (governs IN ('生', '言', '實', '虛', '殺', '計')), 
-	CONSTRAINT fk_spirit_attribute_spirit_spirit FOREIGN KEY(spirit) REFERENCES spirit (name), 
-	CONSTRAINT fk_spirit_attribute_passage_source_passage FOREIGN KEY(passage) REFERENCES source_passage (id)
+	CONSTRAINT fk_spirit_attribute_passage_source_passage FOREIGN KEY(passage) REFERENCES source_passage (id), 
+	CONSTRAINT uq_spirit_attribute_post UNIQUE (post), 
+	CONSTRAINT fk_spirit_attribute_spirit_spirit FOREIGN KEY(spirit) REFERENCES spirit (name)
 );
 
 -- yimao: table reading
@@ -1463,20 +1463,20 @@ CREATE TABLE "reading" (
 	najia_half VARCHAR(4) NOT NULL, 
 	matter VARCHAR(2), about VARCHAR(8) CONSTRAINT fk_reading_about_subject REFERENCES subject (name), cast_utc VARCHAR(20) CONSTRAINT ck_reading_cast_utc_utc CHECK (cast_utc LIKE '____-__-__T__:__:__Z'), 
 	CONSTRAINT pk_reading PRIMARY KEY (id), 
-	CONSTRAINT fk_reading_month_gz_ganzhi FOREIGN KEY(month_gz) REFERENCES ganzhi (name), 
-	CONSTRAINT ck_reading_najia_variant_domain CHECK (najia_variant IN ('fixed', 'seasonal')), 
-	CONSTRAINT fk_reading_changed_kw_hexagram FOREIGN KEY(changed_kw) REFERENCES hexagram (king_wen), 
-	CONSTRAINT ck_reading_early_rat_bool CHECK (early_rat IN (0, 1)), 
-	CONSTRAINT fk_reading_primary_kw_hexagram FOREIGN KEY(primary_kw) REFERENCES hexagram (king_wen), 
-	CONSTRAINT ck_reading_changed_iff_moving CHECK ((changed_kw IS NULL) = (moving_mask = 0)), 
-	CONSTRAINT ck_reading_moving_mask_range CHECK (moving_mask BETWEEN 0 AND 63), 
-	CONSTRAINT ck_reading_half_year_domain CHECK (half_year IN ('冬至後', '夏至後')), 
 	CONSTRAINT ck_reading_najia_half_domain CHECK (najia_half IN ('冬至後', '夏至後')), 
-	CONSTRAINT fk_reading_year_gz_ganzhi FOREIGN KEY(year_gz) REFERENCES ganzhi (name), 
+	CONSTRAINT fk_reading_hour_gz_ganzhi FOREIGN KEY(hour_gz) REFERENCES ganzhi (name), 
+	CONSTRAINT fk_reading_primary_kw_hexagram FOREIGN KEY(primary_kw) REFERENCES hexagram (king_wen), 
+	CONSTRAINT ck_reading_half_year_domain CHECK (half_year IN ('冬至後', '夏至後')), 
+	CONSTRAINT ck_reading_moving_mask_range CHECK (moving_mask BETWEEN 0 AND 63), 
 	CONSTRAINT fk_reading_month_branch_branch FOREIGN KEY(month_branch) REFERENCES branch (name), 
 	CONSTRAINT fk_reading_day_gz_ganzhi FOREIGN KEY(day_gz) REFERENCES ganzhi (name), 
+	CONSTRAINT ck_reading_changed_iff_moving CHECK ((changed_kw IS NULL) = (moving_mask = 0)), 
+	CONSTRAINT ck_reading_early_rat_bool CHECK (early_rat IN (0, 1)), 
+	CONSTRAINT fk_reading_year_gz_ganzhi FOREIGN KEY(year_gz) REFERENCES ganzhi (name), 
 	CONSTRAINT ck_reading_method_domain CHECK (method IN ('values', 'coins', 'notation', 'hexagram', 'random')), 
-	CONSTRAINT fk_reading_hour_gz_ganzhi FOREIGN KEY(hour_gz) REFERENCES ganzhi (name), 
+	CONSTRAINT ck_reading_najia_variant_domain CHECK (najia_variant IN ('fixed', 'seasonal')), 
+	CONSTRAINT fk_reading_changed_kw_hexagram FOREIGN KEY(changed_kw) REFERENCES hexagram (king_wen), 
+	CONSTRAINT fk_reading_month_gz_ganzhi FOREIGN KEY(month_gz) REFERENCES ganzhi (name), 
 	CONSTRAINT fk_reading_matter_matter FOREIGN KEY(matter) REFERENCES matter (name)
 );
 
@@ -2438,7 +2438,7 @@ CREATE INDEX ix_reading_header_primary_name ON reading_header (primary_name, pri
 CREATE INDEX ix_reading_hidden_relative ON reading_hidden (relative);
 
 -- yimao: index ix_reading_line_chart_relative
-CREATE INDEX ix_reading_line_chart_relative ON reading_line_chart (relative, is_void);
+CREATE INDEX ix_reading_line_chart_relative ON reading_line_chart (relative, is_void, reading_id);
 
 -- yimao: index ix_reading_line_chart_spirit
 CREATE INDEX ix_reading_line_chart_spirit ON reading_line_chart (spirit);

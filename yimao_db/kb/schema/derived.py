@@ -93,10 +93,11 @@ FACETS: dict[str, tuple[tuple[str, ...], ...]] = {
     "reading_hidden": (("relative",),),
     # the groupings and filters of a reading's lines people ask for most (revision 0028):
     # a count by relative, day spirit or transformation reads an index in order, and a
-    # filter on a relative and void (the 用神 void) reads a range of the first; each holds
-    # the key (reading_id, position), so a count of readings reads no row. v_reading_line's
-    # page has no default facet (six rows a reading: yimao_db.present.schema_doc)
-    "reading_line_chart": (("relative", "is_void"), ("spirit",), ("transform",)),
+    # filter on a relative and void (the 用神 void) reads a range of the first, which names
+    # reading_id so that PostgreSQL counts the readings from it alone (SQLite's index of a
+    # WITHOUT ROWID table holds the key anyway). v_reading_line's page has no default facet
+    # (six rows a reading: yimao_db.present.schema_doc)
+    "reading_line_chart": (("relative", "is_void", "reading_id"), ("spirit",), ("transform",)),
     # a count of the signs (GROUP BY sign, or by an attribute of the sign: the indexes of
     # `sign` in kb/schema/signs.py) reads the first in order, and a count of the readings
     # each sign fires for its distinct pairs; it holds every column, so a filter on the line
