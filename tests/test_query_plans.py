@@ -17,6 +17,18 @@ from yimao_db.kb.views import views
 from yimao_db.present.schema_doc import browsing, unaggregated_views
 
 
+def query_plans(db: str, *sqls: str) -> list[list[str]]:
+    """SQLite's plan of each statement: the text of its steps."""
+    engine = reader_engine(db)
+    try:
+        with engine.connect() as conn:
+            return [
+                [row[-1] for row in conn.execute(text(f"EXPLAIN QUERY PLAN {sql}"))] for sql in sqls
+            ]
+    finally:
+        engine.dispose()
+
+
 @pytest.mark.parametrize(
     "view", [v.name for v in views().values() if v.public and "reading_id" in v.column_names]
 )
@@ -25,17 +37,7 @@ def test_one_readings_rows_are_looked_up_not_built_for_every_reading(
 ) -> None:
     if not built_db.endswith(".db"):
         pytest.skip("SQLite's query plans")
-    engine = reader_engine(built_db)
-    try:
-        with engine.connect() as conn:
-            plan = [
-                row[-1]
-                for row in conn.execute(
-                    text(f"EXPLAIN QUERY PLAN SELECT * FROM {view} WHERE reading_id = 7")
-                )
-            ]
-    finally:
-        engine.dispose()
+    [plan] = query_plans(built_db, f"SELECT * FROM {view} WHERE reading_id = 7")
     # a scan of the readings or their lines (aliased r and rl in every view), or a line view
     # built whole (a view materialized with one reading's key pushed into it is fine)
     assert not [s for s in plan if re.match(r"SCAN (r|rl|reading|reading_line)\b", s)], plan
@@ -59,13 +61,7 @@ def test_a_page_of_a_stored_reading_view_reads_its_rows_in_order(built_db: str, 
     order = browsing(view, "view", v.column_names)
     column = order.get("sort") or order["sort_desc"]
     direction = "" if "sort" in order else " DESC"
-    engine = reader_engine(built_db)
-    try:
-        with engine.connect() as conn:
-            sql = f"SELECT * FROM {view} ORDER BY {column}{direction} LIMIT 101"
-            plan = [row[-1] for row in conn.execute(text(f"EXPLAIN QUERY PLAN {sql}"))]
-    finally:
-        engine.dispose()
+    [plan] = query_plans(built_db, f"SELECT * FROM {view} ORDER BY {column}{direction} LIMIT 101")
     assert not [s for s in plan if "TEMP B-TREE FOR ORDER BY" in s], plan
 
 
@@ -91,12 +87,7 @@ def test_a_default_facet_reads_an_index_in_order(built_db: str, view: str, colum
         f"SELECT {column} AS value, count(*) AS count FROM (SELECT * FROM {view}) "
         f"WHERE {column} IS NOT NULL GROUP BY {column} ORDER BY count DESC, value LIMIT 31"
     )
-    engine = reader_engine(built_db)
-    try:
-        with engine.connect() as conn:
-            plan = [row[-1] for row in conn.execute(text(f"EXPLAIN QUERY PLAN {sql}"))]
-    finally:
-        engine.dispose()
+    [plan] = query_plans(built_db, sql)
     assert not [s for s in plan if "TEMP B-TREE FOR GROUP BY" in s], plan
     steps = [s for s in plan if s.startswith(("SCAN", "SEARCH"))]
     assert len(steps) == 1 and re.search(rf"COVERING INDEX ix_\w+_{column}\b", steps[0]), plan
@@ -115,19 +106,11 @@ def test_a_count_of_the_signs_by_one_column_reads_the_indexes_in_order(
     if not built_db.endswith(".db"):
         pytest.skip("SQLite's query plans")
     index = "sqlite_autoindex_sign_1" if column == "sign" else f"ix_sign_{column}"
-    engine = reader_engine(built_db)
-    try:
-        with engine.connect() as conn:
-
-            def plan(sql: str) -> list[str]:
-                return [row[-1] for row in conn.execute(text(f"EXPLAIN QUERY PLAN {sql}"))]
-
-            grouped = plan(f"SELECT {column}, count(*) FROM v_reading_sign GROUP BY 1")
-            filtered = plan(
-                f"SELECT count(*) FROM v_reading_sign WHERE {column} = 1 AND position = 3"
-            )
-    finally:
-        engine.dispose()
+    grouped, filtered = query_plans(
+        built_db,
+        f"SELECT {column}, count(*) FROM v_reading_sign GROUP BY 1",
+        f"SELECT count(*) FROM v_reading_sign WHERE {column} = 1 AND position = 3",
+    )
     assert grouped == [
         f"SCAN s USING COVERING INDEX {index}",
         "SEARCH x USING COVERING INDEX ix_reading_sign_sign (sign=?)",
@@ -148,20 +131,12 @@ def test_a_count_of_the_lines_by_an_indexed_column_reads_its_index_alone(
     妻財-void filter reads one range of the index on (relative, is_void, reading_id)."""
     if not built_db.endswith(".db"):
         pytest.skip("SQLite's query plans")
-    engine = reader_engine(built_db)
-    try:
-        with engine.connect() as conn:
-
-            def plan(sql: str) -> list[str]:
-                return [row[-1] for row in conn.execute(text(f"EXPLAIN QUERY PLAN {sql}"))]
-
-            grouped = plan(f"SELECT {column}, count(*) FROM v_reading_line GROUP BY 1")
-            filtered = plan(
-                "SELECT count(DISTINCT reading_id) FROM v_reading_line "
-                "WHERE relative = '妻財' AND is_void = 1"
-            )
-    finally:
-        engine.dispose()
+    grouped, filtered = query_plans(
+        built_db,
+        f"SELECT {column}, count(*) FROM v_reading_line GROUP BY 1",
+        "SELECT count(DISTINCT reading_id) FROM v_reading_line "
+        "WHERE relative = '妻財' AND is_void = 1",
+    )
     index = f"ix_reading_line_chart_{column}"
     assert grouped == [f"SCAN reading_line_chart USING COVERING INDEX {index}"], grouped
     assert [s for s in filtered if s.startswith(("SCAN", "SEARCH"))] == [
