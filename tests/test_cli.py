@@ -506,6 +506,38 @@ def test_a_sigint_while_a_connection_closes_prints_no_traceback(
     assert (proc.returncode, proc.stderr) in ((130, "interrupted\n"), (0, ""), (0, COMMITTED_NOTE))
 
 
+EXIT_SIGINT_RUNNER = """
+import atexit, os, signal, sys, time
+from yimao_db.cli import main
+def ctrl_c():  # a real Ctrl-C as Python exits, after the command printed what it did
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(0.05)
+atexit.register(ctrl_c)
+sys.exit(main())  # the process's own arguments, as `yimao` and `python -m yimao_db` run it
+"""
+
+
+@pytest.mark.sqlite_only
+@pytest.mark.parametrize(
+    "argv", [["show", "乾"], ["cast", "乾之姤", "--at", "2026-11-30T09:15"]], ids=["show", "cast"]
+)
+def test_a_sigint_as_the_process_exits_changes_nothing(fresh_db: str, argv: list[str]) -> None:
+    """A Ctrl-C after the command, while Python exits: ignored (it raised KeyboardInterrupt
+    there, a traceback on stderr, or ended the process by SIGINT, status 130 to a shell,
+    after an import had printed what it stored: 14 of 20 Ctrl-Cs sent within 150 ms of the
+    summary line). In a process of its own, as the command line runs."""
+    env = {k: v for k, v in os.environ.items() if k not in (ENV_VAR, "YIMAO_DEBUG")}
+    proc = subprocess.run(
+        [sys.executable, "-c", EXIT_SIGINT_RUNNER, *argv, "--db", fresh_db],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
+    assert "乾為天" in proc.stdout
+
+
 SIGINT_RUNNER = """
 import os, signal, sys
 from yimao_db.kb import seeding

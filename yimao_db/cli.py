@@ -103,12 +103,21 @@ def make_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (the process's own arguments when None) and return its
+    exit status. Run as the process's command (``argv`` None: ``yimao``, ``python -m
+    yimao_db``), the process ends with the command, and Ctrl-C is ignored from the end of
+    the command to the end of the process: a Ctrl-C as Python exits would otherwise end the
+    process by SIGINT (status 130 to a shell) after the command printed what it did."""
     _quiet_library_logs()
     try:
         return _run(argv)
     finally:
-        with sigint.ignored():  # the command is done: a Ctrl-C now changes nothing
+        if argv is None:
+            sigint.ignore_to_the_end()
             _tidy()
+        else:
+            with sigint.ignored():  # the command is done: a Ctrl-C now changes nothing
+                _tidy()
 
 
 def _quiet_library_logs() -> None:

@@ -65,6 +65,14 @@ def committing() -> None:
     _STATE.previous = current
 
 
+def ignore_to_the_end() -> None:
+    """Ctrl-C (SIGINT) has no effect from now on: the process ends with the command that
+    has just finished (Python leaves an ignored signal ignored while it exits). Only the
+    main thread can set that; elsewhere this does nothing."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 @contextmanager
 def ignored() -> Iterator[None]:
     """Ctrl-C (SIGINT) has no effect inside, whatever handled it before (put back after):
