@@ -483,6 +483,15 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
+def run_runner(runner: str, argv: list[str]) -> subprocess.CompletedProcess[str]:
+    """Run ``runner`` (Python source that runs the command line) in a process of its own with
+    ``argv``, without the test's database URL or ``YIMAO_DEBUG``."""
+    env = {k: v for k, v in os.environ.items() if k not in (ENV_VAR, "YIMAO_DEBUG")}
+    return subprocess.run(
+        [sys.executable, "-c", runner, *argv], capture_output=True, text=True, env=env, timeout=120
+    )
+
+
 @pytest.mark.sqlite_only
 @pytest.mark.parametrize("argv", [["show", "姤"], ["cast", "789678", "--pillars", PILLARS]])
 def test_a_sigint_while_a_connection_closes_prints_no_traceback(
@@ -494,14 +503,7 @@ def test_a_sigint_while_a_connection_closes_prints_no_traceback(
     all, through Python's last-resort handler; none of it reaches stderr (as it did when
     CI's random Ctrl-C test hit the tidying's close). In a process of its own: pytest
     catches the logs of the process it runs in."""
-    env = {k: v for k, v in os.environ.items() if k not in (ENV_VAR, "YIMAO_DEBUG")}
-    proc = subprocess.run(
-        [sys.executable, "-c", CLOSE_SIGINT_RUNNER, *argv, "--db", fresh_db],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    proc = run_runner(CLOSE_SIGINT_RUNNER, [*argv, "--db", fresh_db])
     assert "Traceback" not in proc.stderr and "Exception closing" not in proc.stderr
     assert (proc.returncode, proc.stderr) in ((130, "interrupted\n"), (0, ""), (0, COMMITTED_NOTE))
 
@@ -526,14 +528,7 @@ def test_a_sigint_as_the_process_exits_changes_nothing(fresh_db: str, argv: list
     there, a traceback on stderr, or ended the process by SIGINT, status 130 to a shell,
     after an import had printed what it stored: 14 of 20 Ctrl-Cs sent within 150 ms of the
     summary line). In a process of its own, as the command line runs."""
-    env = {k: v for k, v in os.environ.items() if k not in (ENV_VAR, "YIMAO_DEBUG")}
-    proc = subprocess.run(
-        [sys.executable, "-c", EXIT_SIGINT_RUNNER, *argv, "--db", fresh_db],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    proc = run_runner(EXIT_SIGINT_RUNNER, [*argv, "--db", fresh_db])
     assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
     assert "乾為天" in proc.stdout
 
