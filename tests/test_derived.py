@@ -193,7 +193,7 @@ def test_a_definition_is_skipped_only_where_no_reading_has_what_it_needs(
         fresh_db,
     )
     alone = cast("789678", at="2026-11-30T09:15", about="兄弟", db=fresh_db)
-    assert [d.needs for d in derived.DERIVED] == [None, None, None, "about", None]
+    assert [d.needs for d in derived.DERIVED] == [None, None, None, "about", "about", None]
     with reading(fresh_db) as conn:
         for d in derived.DERIVED:
             if d.needs is None:
@@ -292,6 +292,51 @@ def test_revision_0028_stores_the_lines_the_view_computed(tmp_path: Path) -> Non
     assert rows("SELECT * FROM reading_use ORDER BY reading_id, role") == roles
 
 
+def test_revision_0030_stores_the_candidates_the_view_ranked(tmp_path: Path) -> None:
+    """The candidates v_reading_use_candidate ranked at revision 0029 are the rows it reads
+    from reading_use_candidate at 0030, and the 用神, now taken from the stored candidates,
+    are the rows their definition gave: for every kind of subject (a relative, the world or
+    response line, a matter), on hexagrams that show every relative and on one that hides
+    some, at moments that make candidates void, month-broken, both and neither."""
+    db = db_at(tmp_path / "old.db", "0029")
+    subjects = ("妻財", "官鬼", "父母", "子孫", "兄弟", "世", "應", "考試", "疾病")
+    casts = (
+        {"coins": "2,1,3,0,2,2", "at": "2024-06-30T23:30"},  # hides a relative
+        {"lines": "789678", "pillars": "甲辰,丙寅,戊戌,庚申"},
+        {"lines": "乾之姤", "day": "甲子", "month": "寅", "hour": "丙寅"},
+        {"lines": "姤", "moving": "1,4", "at": "1988-07-01T12:00"},
+        {"lines": "坤之復", "at": "2026-11-30T09:15"},
+    )
+    for about in subjects:
+        for kwargs in casts:
+            cast_into(db, about=about, **kwargs)
+    for day, month in zip(
+        ("甲子", "甲戌", "甲申", "甲午", "甲辰", "甲寅"), "子卯午酉申未", strict=True
+    ):
+        for about in ("妻財", "官鬼"):  # a day of each decade (旬): hidden spirits void too
+            cast_into(db, coins="2,1,3,0,2,2", day=day, month=month, about=about)
+    cast_into(db, "乾")  # no subject: no candidates
+
+    def rows(sql: str) -> list[tuple[object, ...]]:
+        with raw(Path(db)) as con:
+            return [tuple(r) for r in con.execute(sql)]
+
+    order = " ORDER BY reading_id, role, rank"
+    candidates = rows("SELECT * FROM v_reading_use_candidate" + order)
+    roles = rows("SELECT * FROM v_reading_use_computed ORDER BY reading_id, role")
+    states = {(c[5], c[11], c[12]) for c in candidates}  # source, is_void, is_month_break
+    assert {s for s, _, _ in states} == {"visible", "hidden", "world", "response"}
+    for source in ("visible", "hidden"):
+        assert {(v, b) for s, v, b in states if s == source} == {(0, 0), (0, 1), (1, 0), (1, 1)}
+    assert len(roles) == 4 * (len(subjects) * len(casts) + 12)
+    build(db)
+    assert rows("SELECT * FROM reading_use_candidate" + order) == candidates
+    assert rows("SELECT * FROM v_reading_use_candidate" + order) == candidates
+    assert rows("SELECT * FROM v_reading_use_candidate_computed" + order) == candidates
+    assert rows("SELECT * FROM reading_use ORDER BY reading_id, role") == roles
+    assert differences(db) == []
+
+
 @pytest.mark.sqlite_only
 def test_a_build_rewrites_the_rows_that_differ_and_only_those(
     sqlite_template: Path, tmp_path: Path
@@ -349,8 +394,9 @@ def test_damaged_rows_are_mended_by_build_mend(
 def test_a_build_rewrites_the_roles_when_a_rule_table_read_through_a_view_changed(
     sqlite_template: Path, tmp_path: Path
 ) -> None:
-    """v_reading_use_computed reads relative_role only through v_reading_use_candidate: a
-    seed that mends relative_role rewrites the readings' 用神 too."""
+    """The candidates' definition reads relative_role, and v_reading_use_computed reads it
+    only through the stored candidates: a seed that mends relative_role rewrites the
+    readings' candidates and their 用神 too."""
     db = str(built_copy(sqlite_template, tmp_path / "u.db"))
     rid = cast("789678", at="2026-11-30T09:15", db=db)
     set_about(rid, "妻財", db)
@@ -359,8 +405,12 @@ def test_a_build_rewrites_the_roles_when_a_rule_table_read_through_a_view_change
             "UPDATE relative_role SET relative = '官鬼' "
             "WHERE use_relative = '妻財' AND role = '忌神'"
         )
-        con.execute("DELETE FROM reading_use")
-        con.execute("INSERT INTO reading_use SELECT * FROM v_reading_use_computed")
+        for table, definition in (
+            ("reading_use_candidate", "v_reading_use_candidate_computed"),
+            ("reading_use", "v_reading_use_computed"),
+        ):
+            con.execute(f"DELETE FROM {table}")
+            con.execute(f"INSERT INTO {table} SELECT * FROM {definition}")
     sql = text("SELECT relative FROM v_reading_use WHERE reading_id = :i AND role = '忌神'")
     with reading(db) as conn:
         assert conn.execute(sql, {"i": rid}).scalar_one() == "官鬼"

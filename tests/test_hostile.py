@@ -695,6 +695,9 @@ REVIEWED = {
     ("kb/views/use.py", "SELECT {', '.join(V_READING_USE_COMPUTED.column_names)}"): (
         "a view's SQL: the column names its definition declares"
     ),
+    ("kb/views/use.py", "SELECT {', '.join(V_READING_USE_CANDIDATE_COMPUTED.column_names)}"): (
+        "a view's SQL: the column names its definition declares"
+    ),
     ("kb/seeding.py", "dialect.insert_sql(conn, table.name, names)"): (
         "a seeded table's name and its rows' column names (each looked up in the declared"
         " table first); every value is bound"

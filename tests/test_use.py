@@ -239,24 +239,26 @@ def test_check_recomputes_the_use_and_the_change_log(fresh_db: str) -> None:
         with eng.begin() as conn:  # a view that takes the higher of two equal lines
             candidates = (
                 conn.execute(
-                    text("SELECT sql FROM sqlite_master WHERE name = 'v_reading_use_candidate'")
+                    text(
+                        "SELECT sql FROM sqlite_master "
+                        "WHERE name = 'v_reading_use_candidate_computed'"
+                    )
                 ).scalar()
                 if conn.dialect.name == "sqlite"
                 else None  # the view's SQL tampered with on SQLite only
             )
             if candidates is not None:
-                conn.execute(text("DROP VIEW v_reading_use_computed"))
-                conn.execute(text("DROP VIEW v_reading_use_candidate"))
+                conn.execute(text("DROP VIEW v_reading_use_candidate_computed"))
                 ordered = "ORDER BY a.key_rank, a.position"
                 assert candidates.count(ordered) == 1
                 conn.execute(text(candidates.replace(ordered, ordered + " DESC")))
-                from yimao_db.kb.views import views
-
-                computed = views()["v_reading_use_computed"].sql
-                conn.execute(text("CREATE VIEW v_reading_use_computed AS " + computed))
-                # the stored roles written again from it, as a write would
-                conn.execute(text("DELETE FROM reading_use"))
-                conn.execute(text("INSERT INTO reading_use SELECT * FROM v_reading_use_computed"))
+                # the stored candidates and roles written again from it, as a write would
+                for table, definition in (
+                    ("reading_use_candidate", "v_reading_use_candidate_computed"),
+                    ("reading_use", "v_reading_use_computed"),
+                ):
+                    conn.execute(text(f"DELETE FROM {table}"))
+                    conn.execute(text(f"INSERT INTO {table} SELECT * FROM {definition}"))
                 from sqlalchemy import bindparam
 
                 query = text(CHART_INPUTS).bindparams(bindparam("ids", expanding=True))

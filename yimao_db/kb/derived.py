@@ -34,7 +34,8 @@ outcomes) is not stored, the public views read it as before (v_reading by subque
 which SQLite runs only for a query that reads their columns). A definition reads the other
 definitions, or the derived tables listed before it in :data:`DERIVED` (the signs take a
 reading's 用神 from ``reading_use`` and its sun's and moon's lodges from ``reading_header``,
-where computing them again would cost more than the signs themselves): the tables are
+where computing them again would cost more than the signs themselves, and the 用神 its
+ranked candidates from ``reading_use_candidate``): the tables are
 written, mended and compared in that order, so a table is always written from rows
 already written, and ``yimao check`` proves each equal to its definition in turn.
 
@@ -82,6 +83,12 @@ DERIVED: tuple[Derived, ...] = (
     Derived("reading_hidden", "v_reading_hidden_computed", "v_reading_hidden"),
     Derived(
         "reading_line_chart", "v_reading_line_computed", "v_reading_line", in_written_order=True
+    ),
+    Derived(
+        "reading_use_candidate",
+        "v_reading_use_candidate_computed",
+        "v_reading_use_candidate",
+        needs="about",
     ),
     Derived("reading_use", "v_reading_use_computed", "v_reading_use", needs="about"),
     Derived(

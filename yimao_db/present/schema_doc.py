@@ -155,16 +155,19 @@ MAX_FACETS = 3
 # Stored reading views with too many rows to count or facet within datasette's time limit:
 # some 18 signs a reading, a facet of `sign` reads 18,000,000 index entries at a million
 # readings (about 1.5-2 s on two slow cores, read in the index's order); six lines a
-# reading, a page counting 6,000,000 lines and faceting two of their columns
-MANY_ROWS_A_READING = frozenset({"v_reading_sign", "v_reading_line"})
+# reading, a page counting 6,000,000 lines and faceting two of their columns; the 用神's
+# candidates, stored since revision 0030 without an index a facet could read (reading_use's
+# reason, kb/schema/derived.py), their page kept as it was when they were computed
+MANY_ROWS_A_READING = frozenset({"v_reading_sign", "v_reading_line", "v_reading_use_candidate"})
 
 
 @cache
 def unaggregated_views() -> frozenset[str]:
     """The public reading views whose pages have no default facet or sort and are counted
     only when filtered: those computed when read, a reading at a time (v_reading,
-    v_reading_line, v_reading_hidden, v_reading_use and v_reading_sign read stored rows
-    instead: the public views of :data:`yimao_db.kb.derived.DERIVED`), and the stored ones
+    v_reading_line, v_reading_hidden, v_reading_use_candidate, v_reading_use and
+    v_reading_sign read stored rows instead: the public views of
+    :data:`yimao_db.kb.derived.DERIVED`), and the stored ones
     with many rows a reading (:data:`MANY_ROWS_A_READING`).
 
     Counting, faceting or sorting all the rows of one of them computes every reading's (or

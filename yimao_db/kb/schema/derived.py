@@ -31,7 +31,7 @@ from yimao_db.kb.views.readings import (
     V_READING_LINE_COMPUTED,
 )
 from yimao_db.kb.views.signs import V_READING_SIGN_COMPUTED
-from yimao_db.kb.views.use import V_READING_USE_COMPUTED
+from yimao_db.kb.views.use import V_READING_USE_CANDIDATE_COMPUTED, V_READING_USE_COMPUTED
 
 SECTION = "readings"
 
@@ -124,6 +124,14 @@ reading_hidden = derived_table(
     ("reading_id", "position"),
     FACETS["reading_hidden"],
     sqlite_with_rowid=False,  # read by the reading's id: one b-tree
+)
+# a reading's candidates for each role, keyed as its definition's window numbers them (no
+# index, for reading_use's reason above)
+reading_use_candidate = derived_table(
+    "reading_use_candidate",
+    V_READING_USE_CANDIDATE_COMPUTED,
+    ("reading_id", "role", "rank"),
+    sqlite_with_rowid=False,
 )
 reading_use = derived_table(
     "reading_use",
