@@ -207,8 +207,9 @@ def runs(ids: Iterable[int]) -> Iterator[tuple[int, int]]:
 
 def reads(d: Derived) -> set[str]:
     """The names its definition's SQL mentions, and those of every view it reads, and so on:
-    the tables (and views) it selects from, directly or through a view (v_reading_use_computed
-    reads the rule tables of v_reading_use_candidate only through that view)."""
+    the tables (and views) it selects from, directly or through the views it reads
+    (v_reading_use_computed reads the table reading_use_candidate through the view
+    v_reading_use_candidate)."""
     from yimao_db.kb.views import views
 
     known = views()
