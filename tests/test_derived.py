@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from helpers import built_copy, cast_into, raw
+from helpers import built_copy, cast_into, raw, refresh_derived
 from sqlalchemy import Connection, text
 from test_import import csv_text, many_rows, paused_import, write
 from test_migrations import cast_readings, db_at
@@ -271,6 +271,11 @@ def test_the_migration_fills_them_for_readings_already_stored(tmp_path: Path) ->
 
 
 @pytest.mark.sqlite_only
+def stored_rows(db: str, sql: str) -> list[tuple[object, ...]]:
+    with raw(Path(db)) as con:
+        return [tuple(r) for r in con.execute(sql)]
+
+
 def test_revision_0028_stores_the_lines_the_view_computed(tmp_path: Path) -> None:
     """The lines v_reading_line computed at revision 0027 are the rows it reads from
     reading_line_chart at 0028, and the 用神, now worked out from the stored lines, are the
@@ -278,18 +283,18 @@ def test_revision_0028_stores_the_lines_the_view_computed(tmp_path: Path) -> Non
     db = db_at(tmp_path / "old.db", "0027")
     ids = [*cast_readings(db), cast_into(db, "乾之姤", at="2026-11-30T09:15", about="妻財")]
 
-    def rows(sql: str) -> list[tuple[object, ...]]:
-        with raw(Path(db)) as con:
-            return [tuple(r) for r in con.execute(sql)]
-
-    lines = rows("SELECT * FROM v_reading_line ORDER BY reading_id, position")
-    roles = rows("SELECT * FROM v_reading_use_computed ORDER BY reading_id, role")
+    lines = stored_rows(db, "SELECT * FROM v_reading_line ORDER BY reading_id, position")
+    roles = stored_rows(db, "SELECT * FROM v_reading_use_computed ORDER BY reading_id, role")
     assert len(lines) == 6 * len(ids) and len(roles) > 0
     build(db)
-    assert rows("SELECT * FROM v_reading_line ORDER BY reading_id, position") == lines
-    assert rows("SELECT * FROM reading_line_chart ORDER BY reading_id, position") == lines
-    assert rows("SELECT * FROM v_reading_use_computed ORDER BY reading_id, role") == roles
-    assert rows("SELECT * FROM reading_use ORDER BY reading_id, role") == roles
+    assert stored_rows(db, "SELECT * FROM v_reading_line ORDER BY reading_id, position") == lines
+    assert (
+        stored_rows(db, "SELECT * FROM reading_line_chart ORDER BY reading_id, position") == lines
+    )
+    assert (
+        stored_rows(db, "SELECT * FROM v_reading_use_computed ORDER BY reading_id, role") == roles
+    )
+    assert stored_rows(db, "SELECT * FROM reading_use ORDER BY reading_id, role") == roles
 
 
 def test_revision_0030_stores_the_candidates_the_view_ranked(tmp_path: Path) -> None:
@@ -317,23 +322,19 @@ def test_revision_0030_stores_the_candidates_the_view_ranked(tmp_path: Path) -> 
             cast_into(db, coins="2,1,3,0,2,2", day=day, month=month, about=about)
     cast_into(db, "乾")  # no subject: no candidates
 
-    def rows(sql: str) -> list[tuple[object, ...]]:
-        with raw(Path(db)) as con:
-            return [tuple(r) for r in con.execute(sql)]
-
     order = " ORDER BY reading_id, role, rank"
-    candidates = rows("SELECT * FROM v_reading_use_candidate" + order)
-    roles = rows("SELECT * FROM v_reading_use_computed ORDER BY reading_id, role")
+    candidates = stored_rows(db, "SELECT * FROM v_reading_use_candidate" + order)
+    roles = stored_rows(db, "SELECT * FROM v_reading_use_computed ORDER BY reading_id, role")
     states = {(c[5], c[11], c[12]) for c in candidates}  # source, is_void, is_month_break
     assert {s for s, _, _ in states} == {"visible", "hidden", "world", "response"}
     for source in ("visible", "hidden"):
         assert {(v, b) for s, v, b in states if s == source} == {(0, 0), (0, 1), (1, 0), (1, 1)}
     assert len(roles) == 4 * (len(subjects) * len(casts) + 12)
     build(db)
-    assert rows("SELECT * FROM reading_use_candidate" + order) == candidates
-    assert rows("SELECT * FROM v_reading_use_candidate" + order) == candidates
-    assert rows("SELECT * FROM v_reading_use_candidate_computed" + order) == candidates
-    assert rows("SELECT * FROM reading_use ORDER BY reading_id, role") == roles
+    assert stored_rows(db, "SELECT * FROM reading_use_candidate" + order) == candidates
+    assert stored_rows(db, "SELECT * FROM v_reading_use_candidate" + order) == candidates
+    assert stored_rows(db, "SELECT * FROM v_reading_use_candidate_computed" + order) == candidates
+    assert stored_rows(db, "SELECT * FROM reading_use ORDER BY reading_id, role") == roles
     assert differences(db) == []
 
 
@@ -405,12 +406,7 @@ def test_a_build_rewrites_the_roles_when_a_rule_table_read_through_a_view_change
             "UPDATE relative_role SET relative = '官鬼' "
             "WHERE use_relative = '妻財' AND role = '忌神'"
         )
-        for table, definition in (
-            ("reading_use_candidate", "v_reading_use_candidate_computed"),
-            ("reading_use", "v_reading_use_computed"),
-        ):
-            con.execute(f"DELETE FROM {table}")
-            con.execute(f"INSERT INTO {table} SELECT * FROM {definition}")
+        refresh_derived(con)
     sql = text("SELECT relative FROM v_reading_use WHERE reading_id = :i AND role = '忌神'")
     with reading(db) as conn:
         assert conn.execute(sql, {"i": rid}).scalar_one() == "官鬼"

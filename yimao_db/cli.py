@@ -114,10 +114,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if argv is None:
             sigint.ignore_to_the_end()
+        with sigint.ignored():  # the command is done: a Ctrl-C now changes nothing
             _tidy()
-        else:
-            with sigint.ignored():  # the command is done: a Ctrl-C now changes nothing
-                _tidy()
 
 
 def _quiet_library_logs() -> None:

@@ -15,9 +15,9 @@ an entry point, so a plain ``datasette`` elsewhere is left alone).
   tasks (``/-/threads``), its software versions and plugins are 403 pages; a request other
   than GET, HEAD or OPTIONS is refused (405) before its body is read; an unexpected error
   shows a plain message, its details going to the server's console only;
-* the pages of the reading views computed when read, and of v_reading_sign and
-  v_reading_line with their some 18 and 6 stored rows a reading
-  (:func:`yimao_db.present.schema_doc.unaggregated_views`), are
+* the pages of the reading views computed when read, and of v_reading_sign,
+  v_reading_line and v_reading_use_candidate with their some 18, 6 and 5 stored rows a
+  reading (:func:`yimao_db.present.schema_doc.unaggregated_views`), are
   counted only when filtered: counting every reading's rows would outlast the time limit
   on a large journal;
 * the project's pages run under the limits of :mod:`yimao_db.web.limits`.
