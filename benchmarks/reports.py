@@ -52,7 +52,7 @@ from yimao_db import dialect
 from yimao_db.building import build
 from yimao_db.calendar.moment import moment_at
 from yimao_db.db import reader_engine, writer_engine
-from yimao_db.kb import derived
+from yimao_db.kb import derived, sign_count
 from yimao_db.kb.rules.keys import reading_keys
 from yimao_db.readings import chart
 
@@ -190,8 +190,9 @@ def fill(engine: Engine, n: int, seed: int) -> None:
 
 
 def copy_readings(source: str, engine: Engine) -> None:
-    """Copy the readings of the SQLite file ``source`` into PostgreSQL with COPY: both
-    backends then hold the very same rows (and 1,000,000 of them load in a minute or two,
+    """Copy the readings of the SQLite file ``source`` into PostgreSQL with COPY, and count
+    their signs into ``sign_count`` as a write would: both backends then hold the very same
+    rows (and 1,000,000 of them load in a minute or two,
     where computing their moments again would take ten)."""
     src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
     try:
@@ -205,6 +206,8 @@ def copy_readings(source: str, engine: Engine) -> None:
                     for row in src.execute(f"SELECT {columns} FROM {table} ORDER BY 1, 2"):
                         copy.write_row(row)
                 sys.stderr.write(f"  copied {table}\n")
+            # the counts per sign, which every write keeps and COPY bypasses
+            sign_count.refresh(conn)
             conn.exec_driver_sql(
                 "SELECT setval(pg_get_serial_sequence('reading', 'id'), max(id)) FROM reading"
             )
