@@ -262,6 +262,49 @@ def test_the_database_and_every_yimao_session_run_without_jit(
     assert _jit(built_pg) == ("off", ["jit=off"])
 
 
+def test_every_yimao_session_sorts_with_at_least_16_mb(
+    capsys: pytest.CaptureFixture[str], built_pg: str
+) -> None:
+    """yimao's engines and yimao sql raise work_mem to 16 MB for their own sessions, and keep
+    a larger one the database (or server, or role) gives; a plain client's session keeps
+    the server's."""
+    import psycopg
+
+    def shown() -> list[str]:
+        values = []
+        for make in (reader_engine, writer_engine):
+            engine = make(built_pg)
+            try:
+                with engine.connect() as conn:
+                    values.append(conn.exec_driver_sql("SHOW work_mem").scalar_one())
+            finally:
+                engine.dispose()
+        code, out, _ = run(
+            capsys, "sql", "--db", built_pg, "--csv", "SELECT current_setting('work_mem') AS m"
+        )
+        assert code == 0 and out.split()[0] == "m"
+        return [*values, out.split()[1]]
+
+    with psycopg.connect(libpq(built_pg), autocommit=True) as plain_client:
+        plain = plain_client.execute(
+            "SELECT current_setting('work_mem'), setting::bigint FROM pg_settings"
+            " WHERE name = 'work_mem'"
+        ).fetchone()
+    assert plain is not None
+    expected = plain[0] if plain[1] >= 16 * 1024 else "16MB"  # the server's, if larger
+    assert shown() == [expected] * 3
+    database = make_url(built_pg).database
+    admin = create_engine(built_pg, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f"ALTER DATABASE \"{database}\" SET work_mem = '64MB'")
+        assert shown() == ["64MB", "64MB", "64MB"]
+    finally:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'ALTER DATABASE "{database}" RESET work_mem')
+        admin.dispose()
+
+
 def test_a_role_that_does_not_own_the_database_builds_it_leaving_jit_alone(
     capsys: pytest.CaptureFixture[str], pg_empty_db: str
 ) -> None:

@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.engine import URL
 
 from yimao_db.db import reader_engine
-from yimao_db.dialect import POSTGRESQL
+from yimao_db.dialect import POSTGRESQL, WORK_MEM_AT_LEAST
 from yimao_db.errors import DatabaseError
 from yimao_db.sql import guard as sqlguard
 from yimao_db.sql import lex as sqllex
@@ -158,6 +158,7 @@ class PostgresSession:
             self._cursor.execute(_PG_BEGIN)
             milliseconds = 0 if timeout is None else max(1, math.ceil(timeout * 1000))
             self._cursor.execute(_PG_SETTINGS, {"timeout": str(milliseconds)})
+            self._cursor.execute(WORK_MEM_AT_LEAST)  # as dialect.postgresql_session
             if self.connection.info.server_version >= 140000:
                 self._cursor.execute(_PG_CLIENT_CHECK)
         except BaseException:
