@@ -802,6 +802,10 @@ REVIEWED = {
     ("importing/__init__.py", "COPY {self.table}"): (
         "the importer's own table names and column lists (readings.READING_COLUMNS)"
     ),
+    ("dialect.py", "'ANALYZE ' + ', '.join((quote(n) for n in names))"): (
+        "the names of the seeded tables a build changed (kb/seeding.py: the declared tables),"
+        " quoted"
+    ),
     ("dialect.py", "COPY {quote(table)} ("): (
         "a seeded table's name and its rows' column names (kb/seeding.py: each looked up in"
         " the declared table first), quoted; every value goes through COPY's own encoding"

@@ -266,6 +266,7 @@ def build(db: str | URL | None = None, *, mend: bool = False) -> BuildReport:
             report = seeding.sync(conn, tables)
             # a rule table they read changed (or asked to): the rows that differ again
             mended = derived.mend(conn) if mend or derived.stale(report.changed_tables) else 0
+            dialect.analyze(conn, report.changed_tables)  # PostgreSQL: plans for their rows
             _test_kill("seed")
             failed = invariants.violations(conn)
             if conn.dialect.name == "sqlite":

@@ -488,6 +488,19 @@ def insert_sql(conn: Connection, table: str, columns: Sequence[str], rows: int =
     return f"INSERT INTO {table} ({', '.join(columns)}) VALUES {', '.join([row] * rows)}"
 
 
+def analyze(conn: Connection, tables: Iterable[str]) -> None:
+    """PostgreSQL: gather the planner's statistics of ``tables`` (the seeded tables a build
+    changed) in the caller's transaction, committed with it. Without them, until autovacuum
+    gets to the new tables (a minute or more after the build), PostgreSQL plans the derived
+    rows' statements for tables it takes to be nearly empty: the signs of an import's batch
+    of 20,000 readings took 14.5-14.8 s so, 6.0-6.2 s with them. A role that does not own a
+    table gets a warning and the table is skipped. SQLite: nothing (its plans are made
+    without statistics)."""
+    names = sorted(tables)
+    if names and backend(conn) == POSTGRESQL:
+        conn.exec_driver_sql("ANALYZE " + ", ".join(quote(n) for n in names))
+
+
 def pg_copy(
     conn: Connection, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]
 ) -> None:
