@@ -270,12 +270,12 @@ def test_the_migration_fills_them_for_readings_already_stored(tmp_path: Path) ->
     assert differences(db) == [] and doctor.check(db) == []
 
 
-@pytest.mark.sqlite_only
 def stored_rows(db: str, sql: str) -> list[tuple[object, ...]]:
     with raw(Path(db)) as con:
         return [tuple(r) for r in con.execute(sql)]
 
 
+@pytest.mark.sqlite_only
 def test_revision_0028_stores_the_lines_the_view_computed(tmp_path: Path) -> None:
     """The lines v_reading_line computed at revision 0027 are the rows it reads from
     reading_line_chart at 0028, and the 用神, now worked out from the stored lines, are the
