@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import text
-from writers import CASTS, JOURNAL_ROUNDS, JOURNAL_TAGS, cast_many, journal_many
+from writers import CASTS, JOURNAL_ROUNDS, JOURNAL_TAGS, build_once, cast_many, journal_many
 
 from yimao_db.building import build
 from yimao_db.db import reader_engine, writer_engine
@@ -144,6 +144,28 @@ def test_readers_never_see_half_a_reading(target_db: str) -> None:
     assert all(errors == [] for _w, _ids, errors in outcomes)
     assert counts(target_db)[:2] == (writers * per_writer, 6 * writers * per_writer)
     assert len(seen) > 2, f"the reader saw only {sorted(seen)} in {looks} looks"
+
+
+def test_builds_of_one_empty_database_at_once_take_turns(empty_db: str) -> None:
+    """Three builds of one empty database at once: one creates it, the others wait for it
+    and find it at head (on PostgreSQL the second once failed on the server's catalogue,
+    a duplicate type name); the database is whole."""
+    from yimao_db.building import current_revision, head_revision
+
+    done: list[str] = []
+    errors: list[str] = []
+    for _worker, did, failed in run_at_once(build_once, (empty_db,), 3):
+        done += did
+        errors += failed
+    assert errors == []
+    assert sorted(done) == ["at head", "at head", "created"]
+    engine = reader_engine(empty_db)
+    try:
+        with engine.connect() as conn:
+            assert current_revision(conn) == head_revision()
+            assert conn.execute(text("SELECT COUNT(*) FROM hexagram")).scalar_one() == 64
+    finally:
+        engine.dispose()
 
 
 def test_sqlite_is_in_wal_mode_with_a_busy_timeout(sqlite_built_db: str) -> None:

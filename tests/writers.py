@@ -90,3 +90,20 @@ def journal_many(db: str, reading_id: int, start: Barrier, results: Any, worker:
                     errors.append(f"{type(exc).__name__}: {exc}")
     finally:
         results.put((worker, added, replaced, errors))
+
+
+def build_once(db: str, start: Barrier, results: Any, worker: int) -> None:
+    """A process that builds ``db`` once, released with the others; reports what the build
+    said it did, or the error."""
+    from yimao_db.building import build
+
+    done: list[str] = []
+    errors: list[str] = []
+    try:
+        start.wait(timeout=120)
+        report = build(db)
+        done.append("created" if report.before is None else "at head")
+    except Exception as exc:  # reported to the test, which fails on any
+        errors.append(f"{type(exc).__name__}: {exc}")
+    finally:
+        results.put((worker, done, errors))

@@ -3,7 +3,9 @@
 Migrations and seed run in one transaction on one connection: either the whole build
 commits or the database is left exactly as it was (on SQLite the journal rolls back a
 build that is killed part-way). A database stamped with a revision this code does not
-know was made by a newer yimao-db and is refused untouched.
+know was made by a newer yimao-db and is refused untouched. Builds of one database take
+turns (:func:`yimao_db.dialect.lock_build`): a second build started while one runs waits,
+then finds the database the first left.
 
 How the one transaction holds on SQLite: the driver's own transaction handling is off
 (:mod:`yimao_db.db`), the connection starts with ``BEGIN IMMEDIATE``, and alembic is handed
@@ -258,6 +260,7 @@ def build(db: str | URL | None = None, *, mend: bool = False) -> BuildReport:
     engine = writer_engine(db, building=True)
     try:
         with engine.begin() as conn:
+            dialect.lock_build(conn)  # PostgreSQL: builds of one database take turns
             before = ensure_known_revision(conn)
             _test_kill("begin")
             upgrade(conn)

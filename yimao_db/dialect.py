@@ -193,6 +193,22 @@ def lock_reading(conn: Connection, reading_id: int) -> None:
         )
 
 
+# a lock of a build's transaction on PostgreSQL (advisory locks are the database's own): the
+# builds of one database take turns
+BUILD_LOCK = text("SELECT pg_advisory_xact_lock(:key)").bindparams(key=0x5167_B11D)
+
+
+def lock_build(conn: Connection) -> None:
+    """Make the builds of one database take turns, until ``conn``'s transaction ends, before
+    the build looks at the database. SQLite builds already do: each holds the write lock from
+    its ``BEGIN IMMEDIATE``. Two PostgreSQL builds of an empty database would both create
+    its tables, and the second would fail on the server's catalogue (a duplicate type
+    name); with the lock the second waits for the first to commit and then, in READ
+    COMMITTED, finds the database built and at head, like a build run after it."""
+    if backend(conn) == POSTGRESQL:
+        conn.execute(BUILD_LOCK)
+
+
 # --- reading on the driver's own cursor -----------------------------------------------------
 
 
