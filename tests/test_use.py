@@ -16,6 +16,7 @@ from test_readings_props import BRANCHES, SIXTY, typed_as_declared
 
 from yimao_db.db import writer_engine
 from yimao_db.errors import UsageError
+from yimao_db.kb import derived
 from yimao_db.kb.expected.chart import expected_chart
 from yimao_db.kb.rules import spirits, use
 from yimao_db.readings import cast, chart
@@ -252,13 +253,7 @@ def test_check_recomputes_the_use_and_the_change_log(fresh_db: str) -> None:
                 ordered = "ORDER BY a.key_rank, a.position"
                 assert candidates.count(ordered) == 1
                 conn.execute(text(candidates.replace(ordered, ordered + " DESC")))
-                # the stored candidates and roles written again from it, as a write would
-                for table, definition in (
-                    ("reading_use_candidate", "v_reading_use_candidate_computed"),
-                    ("reading_use", "v_reading_use_computed"),
-                ):
-                    conn.execute(text(f"DELETE FROM {table}"))
-                    conn.execute(text(f"INSERT INTO {table} SELECT * FROM {definition}"))
+                derived.rewrite(conn, rid)  # its derived rows written from it, as a write would
                 from sqlalchemy import bindparam
 
                 query = text(CHART_INPUTS).bindparams(bindparam("ids", expanding=True))
