@@ -618,6 +618,41 @@ def test_an_empty_file_gets_the_schema_the_migrations_give_without_running_them(
     assert len(statements) == sum(1 for _, sql in migrated_schema().values() if sql is not None)
 
 
+def test_regenerating_the_head_schema_rewrites_only_the_statements_that_changed() -> None:
+    """Regenerated, head_schema.sql keeps each of its statements that differs from the
+    migrations' only where their text varies from run to run (the order of a table's
+    constraints, which alembic's batch mode shuffles), and writes again one that differs
+    otherwise: a new revision's diff of the file is its own statements."""
+    from yimao_db.building import migrate
+
+    text = head_schema.SQL_FILE.read_text(encoding="utf-8")
+    marker = head_schema.MARK
+    chunks = text.split(f"\n{marker}")
+    shuffled = stale = -1
+    for i, chunk in enumerate(chunks):
+        name, _, sql = chunk.partition("\n")
+        lines = sql.split("\n")
+        constraints = [k for k, line in enumerate(lines) if line.lstrip().startswith("CONSTRAINT")]
+        if shuffled < 0 and name.startswith("table ") and len(constraints) >= 3:
+            # the first two constraints swapped (each line ends with a comma but the last)
+            a, b = constraints[0], constraints[1]
+            lines[a], lines[b] = lines[b], lines[a]
+            chunks[i] = name + "\n" + "\n".join(lines)
+            shuffled = i
+        elif stale < 0 and name == "view v_sign_count":
+            chunks[i] = name + "\nCREATE VIEW v_sign_count AS SELECT 1 AS sign;\n"
+            stale = i
+    assert shuffled > 0 and stale > 0
+    now = f"\n{marker}".join(chunks)
+    assert now != text
+    made = head_schema.source(now, migrate, head_revision()).split(f"\n{marker}")
+    assert made[shuffled] == chunks[shuffled]  # kept as the file had it
+    assert made[stale] == text.split(f"\n{marker}")[stale]  # written from the migrations
+    assert [c for i, c in enumerate(made) if i != shuffled] == [
+        c for i, c in enumerate(text.split(f"\n{marker}")) if i != shuffled
+    ]
+
+
 def test_a_file_holding_anything_is_migrated(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -46,9 +46,10 @@ _HEADER = """\
 
 def source(now: str, migrate: Callable[[Connection], None], revision: str) -> str:
     """The text of ``head_schema.sql``: ``migrate`` (the migrations to the head, ``revision``)
-    run on an in-memory database. ``now``, the file's text, is kept when it differs only
-    where the migrations' text varies from run to run
-    (:func:`yimao_db.dialect.sqlite_schema_key`)."""
+    run on an in-memory database. Of ``now``, the file's text, each statement is kept when
+    it differs only where the migrations' text varies from run to run
+    (:func:`yimao_db.dialect.sqlite_schema_key`), so that a new revision rewrites only the
+    statements it changes."""
     engine = create_engine("sqlite://")
     try:
         with engine.begin() as conn:
@@ -59,10 +60,14 @@ def source(now: str, migrate: Callable[[Connection], None], revision: str) -> st
     # tables, views and triggers in the order they were created; the indexes after the
     # tables, by name (a table rebuilt in batch mode gets its indexes in no fixed order)
     objects.sort(key=lambda o: (_KINDS.index(o[0]), o[1] if o[0] == "index" else ""))
+    kept = dict(chunk.partition("\n")[::2] for chunk in _parts(now)[2]) if now else {}
     parts = [_HEADER, f"{MARK}revision {revision}\n"]
     for kind, name, sql in objects:
         if f"\n{MARK}" in sql or sql.rstrip().endswith(";"):
             raise ValueError(f"{kind} {name}: its SQL cannot be written to {SQL_FILE.name}")
+        old = kept.get(f"{kind} {name}", "").rstrip().removesuffix(";")
+        if dialect.sqlite_schema_key(old) == dialect.sqlite_schema_key(sql):
+            sql = old
         parts.append(f"\n{MARK}{kind} {name}\n{sql};\n")
     text = "".join(parts)
     return now if now and _compared(now) == _compared(text) else text
