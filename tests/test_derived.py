@@ -16,7 +16,7 @@ import pytest
 from helpers import built_copy, cast_into, raw, refresh_derived
 from sqlalchemy import Connection, text
 from test_import import csv_text, many_rows, paused_import, write
-from test_migrations import cast_readings, db_at
+from test_migrations import cast_readings, db_at, step, writer
 
 from yimao_db import check as doctor
 from yimao_db.building import build
@@ -336,6 +336,47 @@ def test_revision_0030_stores_the_candidates_the_view_ranked(tmp_path: Path) -> 
     assert stored_rows(db, "SELECT * FROM v_reading_use_candidate_computed" + order) == candidates
     assert stored_rows(db, "SELECT * FROM reading_use ORDER BY reading_id, role") == roles
     assert differences(db) == []
+
+
+@pytest.mark.sqlite_only
+def test_revision_0031_keeps_every_stored_sign(tmp_path: Path) -> None:
+    """Revision 0031 writes the signs' definition another way (reading the stored lines):
+    up and down, it compares the stored signs with the new definition and writes again
+    only a reading whose rows differ, here one damaged by hand; every other row stays the
+    row stored before (its rowid unchanged), and the rows equal both definitions."""
+    db = db_at(tmp_path / "old.db", "0030")
+    ids = cast_readings(db)
+    for about, matter in (("妻財", "財利"), ("官鬼", "功名"), ("世", "獄訟"), ("應", None)):
+        for kwargs in (
+            {"lines": "789678", "pillars": "甲辰,丙寅,戊戌,庚申"},
+            {"coins": "2,1,3,0,2,2", "at": "2024-06-30T23:30"},
+            {"lines": "坤之復", "at": "2026-11-30T09:15"},
+        ):
+            ids.append(cast_into(db, about=about, matter=matter, **kwargs))
+    damaged = ids[-1]
+    with raw(Path(db)) as con:  # one of its signs deleted behind yimao's back
+        con.execute(
+            "DELETE FROM reading_sign WHERE rowid = "
+            "(SELECT MIN(rowid) FROM reading_sign WHERE reading_id = ?)",
+            (damaged,),
+        )
+    order = " ORDER BY reading_id, sign, position"
+    computed = stored_rows(db, "SELECT * FROM v_reading_sign_computed" + order)
+    before = stored_rows(db, "SELECT rowid, * FROM reading_sign" + order)
+    kept = [r for r in before if r[1] != damaged]
+    assert {r[1] for r in kept} == set(ids) - {damaged} and len(computed) == len(before) + 1
+
+    build(db)  # 0030 → 0031
+    after = stored_rows(db, "SELECT rowid, * FROM reading_sign" + order)
+    assert [r for r in after if r[1] != damaged] == kept
+    assert [r[1:] for r in after] == computed
+    assert stored_rows(db, "SELECT * FROM v_reading_sign_computed" + order) == computed
+    assert differences(db) == []
+
+    with writer(db) as engine:  # and back to 0030: nothing differs, nothing written
+        assert step(engine, "-1") == "0030"
+    assert stored_rows(db, "SELECT rowid, * FROM reading_sign" + order) == after
+    assert stored_rows(db, "SELECT * FROM v_reading_sign_computed" + order) == computed
 
 
 @pytest.mark.sqlite_only

@@ -20,7 +20,9 @@ The public view reads the table. The definition stays the definition:
   repairs damage ``yimao check`` reports) rewrites the rows of every reading that differ
   from the definition's: :func:`mend`, which touches only those; the revision that creates
   or changes a definition fills its table (:func:`refresh_table`, called by
-  :func:`yimao_db.kb.migrating.create_views`);
+  :func:`yimao_db.kb.migrating.create_views`), or, when the new definition gives the same
+  rows written another way, rewrites only the readings whose rows differ
+  (:func:`mend_table`: none, unless they were damaged);
 - changing a reading's subject (``yimao about``, the one input that changes after the cast)
   writes its rows again in that transaction (:func:`rewrite`): its 用神 follow the subject;
 - deleting a reading deletes its rows (``ON DELETE CASCADE``);
@@ -33,9 +35,10 @@ No other write changes what a definition reads: the rest of the journal (notes, 
 outcomes) is not stored, the public views read it as before (v_reading by subqueries,
 which SQLite runs only for a query that reads their columns). A definition reads the other
 definitions, or the derived tables listed before it in :data:`DERIVED` (the signs take a
-reading's 用神 from ``reading_use`` and its sun's and moon's lodges from ``reading_header``,
-where computing them again would cost more than the signs themselves, and the 用神 its
-ranked candidates from ``reading_use_candidate``): the tables are
+reading's 用神 from ``reading_use``, its sun's and moon's lodges from ``reading_header``,
+where computing them again would cost more than the signs themselves, and what each line
+is at the cast from ``reading_line_chart``; the 用神 its ranked candidates from
+``reading_use_candidate``): the tables are
 written, mended and compared in that order, so a table is always written from rows
 already written, and ``yimao check`` proves each equal to its definition in turn.
 
@@ -233,16 +236,24 @@ def mend(conn: Connection) -> int:
     """Rewrite the derived rows of every reading whose rows differ from its definition's
     (a rule table the definition reads changed, or the rows were damaged); the readings
     rewritten. Only those readings' rows are touched."""
-    first, last = conn.execute(text("SELECT MIN(id), MAX(id) FROM reading")).one()
     mended: set[int] = set()
     for d in DERIVED:  # in order: a definition may read the tables mended before it
-        ids = {rid for _, rid, _ in differences(conn, spans(first, last), (d,))}
-        for span in runs(ids):
-            write(conn, d, span, replace=True)
-        mended |= ids
-    if sign_count.differences(conn):  # damaged: the mends above kept it as it was
-        sign_count.refresh(conn)
+        mended |= mend_table(conn, d)
     return len(mended)
+
+
+def mend_table(conn: Connection, d: Derived) -> set[int]:
+    """Rewrite ``d``'s rows of every reading whose rows differ from its definition's; the
+    readings rewritten. Its rows' counts, when it has them (``sign_count``), are counted
+    again if they differ from the rows: damaged rows were counted as they were before the
+    damage, and rewriting them kept that difference."""
+    first, last = conn.execute(text("SELECT MIN(id), MAX(id) FROM reading")).one()
+    ids = {rid for _, rid, _ in differences(conn, spans(first, last), (d,))}
+    for span in runs(ids):
+        write(conn, d, span, replace=True)
+    if d.counted and sign_count.differences(conn):
+        sign_count.refresh(conn)
+    return ids
 
 
 def refresh_table(conn: Connection, d: Derived) -> None:

@@ -62,17 +62,22 @@ class ViewSQL:
     sql: str
 
 
-def create_views(op: Operations, views: Sequence[ViewSQL]) -> None:
+def create_views(op: Operations, views: Sequence[ViewSQL], *, same_rows: bool = False) -> None:
     """Create ``views`` in order (each after the views it selects from). A derived table
     whose definition is among them (:mod:`yimao_db.kb.derived`) is rewritten from it: a
-    revision that changes a definition changes the stored rows with it."""
+    revision that changes a definition changes the stored rows with it. ``same_rows``: the
+    revision writes a definition another way that gives the same rows; only the readings
+    whose stored rows differ from it are written again (:func:`derived.mend_table`)."""
     for view in views:
         op.execute(f"CREATE VIEW {view.name} AS {view.sql}")
     names = {v.name for v in views}
     conn = op.get_bind()
     for d in derived.DERIVED:
         if d.definition in names and sa.inspect(conn).has_table(d.table):
-            derived.refresh_table(conn, d)
+            if same_rows:
+                derived.mend_table(conn, d)
+            else:
+                derived.refresh_table(conn, d)
 
 
 def drop_views(op: Operations, views: Sequence[ViewSQL]) -> None:
@@ -103,16 +108,30 @@ def previous_views(
     return found
 
 
-def replace_views(op: Operations, views: Sequence[ViewSQL], replaces: Mapping[str, str]) -> None:
-    """Replace the versions named by ``replaces`` (view → revision) with ``views``."""
+def replace_views(
+    op: Operations,
+    views: Sequence[ViewSQL],
+    replaces: Mapping[str, str],
+    *,
+    same_rows: bool = False,
+) -> None:
+    """Replace the versions named by ``replaces`` (view → revision) with ``views``
+    (``same_rows``: see :func:`create_views`)."""
     drop_views(op, previous_views(op, views, replaces))
-    create_views(op, views)
+    create_views(op, views, same_rows=same_rows)
 
 
-def restore_views(op: Operations, views: Sequence[ViewSQL], replaces: Mapping[str, str]) -> None:
-    """Undo :func:`replace`: drop ``views`` and create the versions they replaced again."""
+def restore_views(
+    op: Operations,
+    views: Sequence[ViewSQL],
+    replaces: Mapping[str, str],
+    *,
+    same_rows: bool = False,
+) -> None:
+    """Undo :func:`replace_views`: drop ``views`` and create the versions they replaced
+    again."""
     drop_views(op, views)
-    create_views(op, previous_views(op, views, replaces))
+    create_views(op, previous_views(op, views, replaces), same_rows=same_rows)
 
 
 def require_foreign_keys_off(op: Operations) -> None:

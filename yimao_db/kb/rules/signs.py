@@ -6,7 +6,11 @@ whole reading. Each belongs to a *family*: the rule table its condition is store
 by the few facts the condition reads (a line's place, value, void, …). For every family the
 seed enumerates all keys, asks each sign's condition, and stores a row for every key where
 the sign fires; the view ``v_reading_sign_computed`` (whose rows ``v_reading_sign`` stores)
-builds the same keys for a reading by joins and looks them up.
+builds the same keys for a reading by joins and looks them up. The arms that key a line by
+what it is at the cast (its value, void, 月破, 日衝, strength, stage, day spirit, relative,
+the branch it changes into) read those facts from the reading's stored lines,
+``reading_line_chart``, which a write stores before the signs, instead of working them out
+again from the rule tables: half the lookups of such an arm.
 :mod:`yimao_db.kb.expected.signs` builds the keys from the rules instead: the oracle the
 tests and ``yimao check`` compare the view with.
 
@@ -1132,12 +1136,9 @@ FAMILIES: tuple[Family, ...] = (
         "lp.position",
         """
         JOIN line_place lp ON lp.king_wen = r.primary_kw
-        JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = lp.position
-        JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
-        JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
-        JOIN reading_line rl ON rl.reading_id = r.id AND rl.position = lp.position
-        JOIN line_sign ls ON ls.place = lp.place AND ls.value = rl.value AND ls.is_void = bd.is_void
-          AND ls.is_month_break = bm.is_month_break AND ls.is_day_clash = bd.is_day_clash
+        JOIN reading_line_chart lc ON lc.reading_id = r.id AND lc.position = lp.position
+        JOIN line_sign ls ON ls.place = lp.place AND ls.value = lc.value AND ls.is_void = lc.is_void
+          AND ls.is_month_break = lc.is_month_break AND ls.is_day_clash = lc.is_day_clash
         """,
         keys=per_place(
             lambda r, p, f: (p.place, f.value, f.is_void, f.is_month_break, f.is_day_clash)
@@ -1155,18 +1156,14 @@ FAMILIES: tuple[Family, ...] = (
             CLASH,
             Column("world_strength", STRENGTH, "The world line's strength in the month 旺相休囚死"),
         ),
-        "l.position",
+        "lc.position",
         """
         JOIN hexagram h ON h.king_wen = r.primary_kw
-        JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = h.shi_shen_line
-        JOIN hexagram_line w ON w.king_wen = r.primary_kw AND w.position = h.world
-        JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
-        JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
-        JOIN branch_in_month wm ON wm.month_branch = r.month_branch AND wm.branch = w.branch
-        JOIN reading_line rl ON rl.reading_id = r.id AND rl.position = l.position
-        JOIN shi_shen_sign sh ON sh.value = rl.value AND sh.is_void = bd.is_void
-          AND sh.is_month_break = bm.is_month_break AND sh.is_day_clash = bd.is_day_clash
-          AND sh.world_strength = wm.strength
+        JOIN reading_line_chart lc ON lc.reading_id = r.id AND lc.position = h.shi_shen_line
+        JOIN reading_line_chart w ON w.reading_id = r.id AND w.position = h.world
+        JOIN shi_shen_sign sh ON sh.value = lc.value AND sh.is_void = lc.is_void
+          AND sh.is_month_break = lc.is_month_break AND sh.is_day_clash = lc.is_day_clash
+          AND sh.world_strength = w.strength
         """,
         keys=per_line(
             lambda r, f: (
@@ -1196,15 +1193,12 @@ FAMILIES: tuple[Family, ...] = (
         """
         JOIN ganzhi d ON d.name = r.day_gz
         JOIN line_place lp ON lp.king_wen = r.primary_kw
-        JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = lp.position
-        JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
-        JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
-        JOIN branch_bearing db ON db.actor = d.branch AND db.branch = l.branch
-        JOIN branch_bearing mb ON mb.actor = r.month_branch AND mb.branch = l.branch
-        JOIN bearing_sign bs ON bs.place = lp.place AND bs.is_void = bd.is_void
-          AND bs.is_month_break = bm.is_month_break AND bs.is_day_clash = bd.is_day_clash
-          AND bs.day_relation = db.relation AND bs.strength = bm.strength
-          AND bs.day_combines = db.combines AND bs.month_combines = mb.combines
+        JOIN reading_line_chart lc ON lc.reading_id = r.id AND lc.position = lp.position
+        JOIN branch_bearing db ON db.actor = d.branch AND db.branch = lc.branch
+        JOIN bearing_sign bs ON bs.place = lp.place AND bs.is_void = lc.is_void
+          AND bs.is_month_break = lc.is_month_break AND bs.is_day_clash = lc.is_day_clash
+          AND bs.day_relation = db.relation AND bs.strength = lc.strength
+          AND bs.day_combines = lc.day_combines AND bs.month_combines = lc.month_combines
         """,
         keys=per_place(
             lambda r, p, f: (
@@ -1234,18 +1228,15 @@ FAMILIES: tuple[Family, ...] = (
             Column("day_relation", RELATION, RELATION_DOC),
             Column("strength", STRENGTH, STRENGTH_DOC),
         ),
-        "l.position",
+        "lc.position",
         """
         JOIN question_between qb ON qb.matter = COALESCE(r.matter, '')
-        JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.is_between = 1
         JOIN ganzhi d ON d.name = r.day_gz
-        JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
-        JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
-        JOIN branch_bearing db ON db.actor = d.branch AND db.branch = l.branch
-        JOIN reading_line rl ON rl.reading_id = r.id AND rl.position = l.position
-        JOIN between_sign bt ON bt.between_use = qb.between_use AND bt.value = rl.value
-          AND bt.is_void = bd.is_void AND bt.is_month_break = bm.is_month_break
-          AND bt.day_relation = db.relation AND bt.strength = bm.strength
+        JOIN reading_line_chart lc ON lc.reading_id = r.id AND lc.is_between = 1
+        JOIN branch_bearing db ON db.actor = d.branch AND db.branch = lc.branch
+        JOIN between_sign bt ON bt.between_use = qb.between_use AND bt.value = lc.value
+          AND bt.is_void = lc.is_void AND bt.is_month_break = lc.is_month_break
+          AND bt.day_relation = db.relation AND bt.strength = lc.strength
         """,
         keys=per_line(
             lambda r, f: (
@@ -1277,19 +1268,15 @@ FAMILIES: tuple[Family, ...] = (
             Column("day_relation", RELATION, RELATION_DOC),
             Column("strength", STRENGTH, STRENGTH_DOC),
         ),
-        "rl.position",
+        "lc.position",
         """
         JOIN ganzhi d ON d.name = r.day_gz
-        JOIN reading_line rl ON rl.reading_id = r.id
-        JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = rl.position
-        JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
-        JOIN branch_in_month bm ON bm.month_branch = r.month_branch AND bm.branch = l.branch
-        JOIN branch_bearing db ON db.actor = d.branch AND db.branch = l.branch
-        JOIN day_spirit ds ON ds.day_stem = d.stem AND ds.position = rl.position
-        JOIN spirit_nature sn ON sn.spirit = ds.spirit
-        JOIN line_state_sign ss ON ss.nature = sn.nature AND ss.value = rl.value
-          AND ss.is_void = bd.is_void AND ss.is_day_clash = bd.is_day_clash
-          AND ss.day_relation = db.relation AND ss.strength = bm.strength
+        JOIN reading_line_chart lc ON lc.reading_id = r.id
+        JOIN branch_bearing db ON db.actor = d.branch AND db.branch = lc.branch
+        JOIN spirit_nature sn ON sn.spirit = lc.spirit
+        JOIN line_state_sign ss ON ss.nature = sn.nature AND ss.value = lc.value
+          AND ss.is_void = lc.is_void AND ss.is_day_clash = lc.is_day_clash
+          AND ss.day_relation = db.relation AND ss.strength = lc.strength
         """,
         keys=per_line(
             lambda r, f: (
@@ -1312,13 +1299,11 @@ FAMILIES: tuple[Family, ...] = (
             Column("element", ELEMENT, "The line's element"),
             ON_WORLD,
         ),
-        "l.position",
+        "lc.position",
         """
-        JOIN ganzhi d ON d.name = r.day_gz
-        JOIN hexagram_line l ON l.king_wen = r.primary_kw
-        JOIN day_spirit ds ON ds.day_stem = d.stem AND ds.position = l.position
-        JOIN spirit_line_sign sl ON sl.spirit = ds.spirit AND sl.element = l.element
-          AND sl.is_world = l.is_world
+        JOIN reading_line_chart lc ON lc.reading_id = r.id
+        JOIN spirit_line_sign sl ON sl.spirit = lc.spirit AND sl.element = lc.element
+          AND sl.is_world = lc.is_world
         """,
         keys=per_line(lambda r, f: (f.spirit, f.element, f.is_world)),
     ),
@@ -1334,13 +1319,11 @@ FAMILIES: tuple[Family, ...] = (
             Column("value", VALUE, VALUE_DOC),
             Column("stage", STAGE, "The stage of the line's element at the day branch"),
         ),
-        "rl.position",
+        "lc.position",
         """
-        JOIN reading_line rl ON rl.reading_id = r.id
-        JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = rl.position
-        JOIN branch_on_day bd ON bd.day_gz = r.day_gz AND bd.branch = l.branch
-        JOIN relative_sign rs ON rs.is_world = l.is_world AND rs.is_between = l.is_between
-          AND rs.relative = l.relative AND rs.value = rl.value AND rs.stage = bd.stage
+        JOIN reading_line_chart lc ON lc.reading_id = r.id
+        JOIN relative_sign rs ON rs.is_world = lc.is_world AND rs.is_between = lc.is_between
+          AND rs.relative = lc.relative AND rs.value = lc.value AND rs.stage = lc.stage
         """,
         keys=per_line(lambda r, f: (f.is_world, f.is_between, f.relative, f.value, f.stage)),
     ),
@@ -1349,11 +1332,10 @@ FAMILIES: tuple[Family, ...] = (
         "The images of a moving relative (§6.5 生象, §6.6 克象): what it generates and controls.",
         "a line's relative and value",
         (Column("relative", RELATIVE, "The line's relative"), Column("value", VALUE, VALUE_DOC)),
-        "rl.position",
+        "lc.position",
         """
-        JOIN reading_line rl ON rl.reading_id = r.id
-        JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = rl.position
-        JOIN moving_relative_sign mr ON mr.relative = l.relative AND mr.value = rl.value
+        JOIN reading_line_chart lc ON lc.reading_id = r.id
+        JOIN moving_relative_sign mr ON mr.relative = lc.relative AND mr.value = lc.value
         """,
         keys=per_line(lambda r, f: (f.relative, f.value)),
     ),
@@ -1368,15 +1350,11 @@ FAMILIES: tuple[Family, ...] = (
             Column("branch", BRANCH, "The moving line's branch"),
             Column("changed_branch", BRANCH, "The branch it changes into"),
         ),
-        "rl.position",
+        "lc.position",
         """
-        JOIN reading_line rl ON rl.reading_id = r.id
-        JOIN hexagram_line l ON l.king_wen = r.primary_kw AND l.position = rl.position
-        JOIN line_value lv ON lv.value = rl.value
-        JOIN hexagram_line cl
-          ON lv.is_moving = 1 AND cl.king_wen = r.changed_kw AND cl.position = rl.position
-        JOIN change_sign cs ON cs.is_world = l.is_world AND cs.relative = l.relative
-          AND cs.branch = l.branch AND cs.changed_branch = cl.branch
+        JOIN reading_line_chart lc ON lc.reading_id = r.id AND lc.is_moving = 1
+        JOIN change_sign cs ON cs.is_world = lc.is_world AND cs.relative = lc.relative
+          AND cs.branch = lc.branch AND cs.changed_branch = lc.changed_branch
         """,
         keys=per_line(
             lambda r, f: (
