@@ -193,9 +193,16 @@ def lock_reading(conn: Connection, reading_id: int) -> None:
         )
 
 
-# a lock of a build's transaction on PostgreSQL (advisory locks are the database's own): the
-# builds of one database take turns
-BUILD_LOCK = text("SELECT pg_advisory_xact_lock(:key)").bindparams(key=0x5167_B11D)
+_ADVISORY_LOCK = text("SELECT pg_advisory_xact_lock(:key)")
+BUILD_LOCK_KEY = 0x5167_B11D  # the builds of one database (advisory locks are per database)
+
+
+def take_turns(conn: Connection, key: int) -> None:
+    """PostgreSQL: wait for the advisory lock ``key``, held until ``conn``'s transaction
+    ends, so that the transactions taking it run one at a time. SQLite: nothing (a writer
+    holds the database's write lock from its ``BEGIN IMMEDIATE``)."""
+    if backend(conn) == POSTGRESQL:
+        conn.execute(_ADVISORY_LOCK, {"key": key})
 
 
 def lock_build(conn: Connection) -> None:
@@ -205,8 +212,7 @@ def lock_build(conn: Connection) -> None:
     its tables, and the second would fail on the server's catalogue (a duplicate type
     name); with the lock the second waits for the first to commit and then, in READ
     COMMITTED, finds the database built and at head, like a build run after it."""
-    if backend(conn) == POSTGRESQL:
-        conn.execute(BUILD_LOCK)
+    take_turns(conn, BUILD_LOCK_KEY)
 
 
 # --- reading on the driver's own cursor -----------------------------------------------------

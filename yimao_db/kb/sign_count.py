@@ -35,7 +35,7 @@ COUNTED = (
     "FROM reading_sign {where} GROUP BY sign"
 )
 # a lock of this transaction on PostgreSQL: the writers of the counts take turns
-LOCK = text("SELECT pg_advisory_xact_lock(:key)").bindparams(key=0x5167_C0DE)
+LOCK_KEY = 0x5167_C0DE
 
 
 def add(conn: Connection, span: tuple[int, int], factor: int = 1) -> None:
@@ -70,8 +70,7 @@ def _add(
 
 def _lock(conn: Connection) -> None:
     """On PostgreSQL, wait for the counts' lock (held to the transaction's end)."""
-    if dialect.backend(conn) == dialect.POSTGRESQL:
-        conn.execute(LOCK)
+    dialect.take_turns(conn, LOCK_KEY)
 
 
 def refresh(conn: Connection) -> None:
