@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 from alembic import command
-from alembic.script import ScriptDirectory
 from alembic.util import CommandError
 from sqlalchemy import inspect, text
 
@@ -24,7 +23,7 @@ from yimao_db import readings
 from yimao_db.building import build, current_revision, head_revision
 from yimao_db.db import writer_engine
 from yimao_db.journaling import add_note, record_outcome, tag
-from yimao_db.kb.migrating import alembic_config
+from yimao_db.kb.migrating import alembic_config, script_directory
 
 ROOT = Path(__file__).resolve().parents[1]
 USER_TABLES = (
@@ -46,9 +45,7 @@ READINGS_LOSS = "3 readings, lines included (revision 0003)"
 def steps_down_to(revision: str) -> str:
     """The relative target (``-N``, as people type it) that goes from head down to
     ``revision``: it stays right when revisions are added above."""
-    head_first = [
-        r.revision for r in ScriptDirectory.from_config(alembic_config()).walk_revisions()
-    ]
+    head_first = [r.revision for r in script_directory().walk_revisions()]
     return f"-{head_first.index(revision)}"
 
 

@@ -23,7 +23,6 @@ from typing import Any
 
 import pytest
 from alembic import command
-from alembic.script import ScriptDirectory
 from alembic.util import CommandError
 from helpers import cast_into, copy_db, seed_existing
 from sqlalchemy import Connection, Engine, event, select, text
@@ -35,7 +34,7 @@ from yimao_db.cli import main
 from yimao_db.db import writer_engine
 from yimao_db.dialect import sqlite_schema_key
 from yimao_db.errors import DatabaseError
-from yimao_db.kb.migrating import alembic_config
+from yimao_db.kb.migrating import alembic_config, script_directory
 from yimao_db.kb.rules.keys import KEY_COLUMNS
 from yimao_db.kb.schema import metadata
 from yimao_db.kb.views import contract, views
@@ -51,8 +50,7 @@ pytestmark = pytest.mark.sqlite_only
 
 def revisions() -> list[str]:
     """Every revision, base first."""
-    script = ScriptDirectory.from_config(alembic_config())
-    return [rev.revision for rev in reversed(list(script.walk_revisions()))]
+    return [rev.revision for rev in reversed(list(script_directory().walk_revisions()))]
 
 
 def has_readings(revision: str | None) -> bool:
@@ -347,9 +345,8 @@ def test_alembic_check_finds_no_drift(tmp_path: Path, sqlite_template: Path) -> 
 def test_every_view_is_the_one_its_newest_revision_freezes() -> None:
     """The package's SQL of each view (v_reading_sign's made from the sign families) is the
     SQL the newest revision holding the view froze: a changed view needs a revision."""
-    script = ScriptDirectory.from_config(alembic_config())
     frozen: dict[str, str] = {}
-    for rev in reversed(list(script.walk_revisions())):  # oldest first
+    for rev in reversed(list(script_directory().walk_revisions())):  # oldest first
         frozen.update({v.name: v.sql for v in getattr(rev.module, "VIEWS", ())})
     stale = [name for name, view in views().items() if frozen.get(name) != view.sql]
     assert stale == [], "a revision must freeze these views (python -m yimao_db.kb.views)"
@@ -359,10 +356,9 @@ def test_each_replaced_view_names_the_revision_that_froze_it_last() -> None:
     """A revision's REPLACES names, for each view it changes, the newest earlier revision
     that froze that view: its downgrade creates that version again (a revision naming
     itself, or an older one, would restore the wrong SQL)."""
-    script = ScriptDirectory.from_config(alembic_config())
     newest: dict[str, str] = {}
     wrong = []
-    for rev in reversed(list(script.walk_revisions())):  # oldest first
+    for rev in reversed(list(script_directory().walk_revisions())):  # oldest first
         replaces = getattr(rev.module, "REPLACES", {})
         for view in getattr(rev.module, "VIEWS", ()):
             if replaces.get(view.name) != newest.get(view.name):

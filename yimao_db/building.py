@@ -31,7 +31,6 @@ import time
 from dataclasses import dataclass
 
 from alembic import command
-from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, inspect, text
 from sqlalchemy.engine import URL
 
@@ -39,7 +38,7 @@ from yimao_db import dialect
 from yimao_db.db import writer_engine
 from yimao_db.errors import DatabaseError, SeedCheckFailed, shown
 from yimao_db.kb import derived, head_schema, invariants, seeding
-from yimao_db.kb.migrating import alembic_config
+from yimao_db.kb.migrating import alembic_config, script_directory
 
 KILL_ENV = "YIMAO_TEST_KILL_AT"
 KILL_POINTS = ("begin", "migration", "upgrade", "seed", "invariants")
@@ -68,7 +67,7 @@ def _still_in_transaction(conn: Connection, stage: str) -> None:
 
 
 def head_revision() -> str:
-    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    head = script_directory().get_current_head()
     assert head is not None
     return head
 
@@ -179,8 +178,7 @@ def ensure_known_revision(conn: Connection) -> str | None:
 
 def known_revisions() -> frozenset[str]:
     """Every revision this yimao-db has."""
-    script = ScriptDirectory.from_config(alembic_config())
-    return frozenset(rev.revision for rev in script.walk_revisions())
+    return frozenset(rev.revision for rev in script_directory().walk_revisions())
 
 
 def unknown_revision(current: str) -> str:

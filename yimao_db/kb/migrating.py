@@ -29,11 +29,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Protocol
 
 import sqlalchemy as sa
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection
 
 from yimao_db.kb import derived
@@ -354,3 +356,12 @@ def alembic_config() -> Config:
     cfg = Config()
     cfg.set_main_option("script_location", str(migrations_dir()))
     return cfg
+
+
+@cache
+def script_directory() -> ScriptDirectory:
+    """The package's revisions as alembic reads them, read once in a process: alembic runs
+    every revision's module each time it reads the directory (compiling it, where no
+    bytecode was written), and a build asked for the head and the known revisions several
+    times. A running migration reads its own (``op.get_context().script``)."""
+    return ScriptDirectory.from_config(alembic_config())

@@ -18,13 +18,10 @@ from yimao_db.kb.views.contract import record
 
 def _frozen_in() -> dict[str, str]:
     """Each view → the newest revision whose VIEWS holds a version of it."""
-    from alembic.script import ScriptDirectory
-
-    from yimao_db.kb.migrating import alembic_config
+    from yimao_db.kb.migrating import script_directory
 
     found: dict[str, str] = {}
-    script = ScriptDirectory.from_config(alembic_config())
-    for rev in reversed(list(script.walk_revisions())):  # oldest first
+    for rev in reversed(list(script_directory().walk_revisions())):  # oldest first
         for view in getattr(rev.module, "VIEWS", ()):
             found[view.name] = rev.revision
     return found
