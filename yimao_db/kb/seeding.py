@@ -231,10 +231,10 @@ def current_rows(conn: Connection, table: Table, names: Sequence[str]) -> list[A
     try:
         return list(result.cursor.fetchall())
     except conn.dialect.loaded_dbapi.Error:
-        result.close()
-        return list(conn.exec_driver_sql(sql))  # raises the error as SQLAlchemy raises it
+        pass
     finally:
         result.close()
+    return list(conn.exec_driver_sql(sql))  # the driver's error again, as SQLAlchemy raises it
 
 
 COPY_ROWS = 1000  # PostgreSQL: a table of at least this many new rows is COPYed
