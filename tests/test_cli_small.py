@@ -97,3 +97,58 @@ def test_export_metadata_names_the_database_after_db(
     assert url.database is not None
     expected = url.database if "://" in built_db else url.database.rsplit("/", 1)[-1][:-3]
     assert list(json.loads(out)["databases"]) == [expected]
+
+
+# A ``yimao`` process run by a wrapper that registers an exit function and keeps an object
+# whose finalizer says when Python tears the process's modules down.
+_WRAPPER = """
+import atexit, sys, threading, time
+atexit.register(lambda: sys.stderr.write("exit functions ran\\n"))
+class Finalized:
+    def __del__(self):
+        sys.stderr.write("modules torn down\\n")
+kept = Finalized()
+if sys.argv[1] == "--thread":
+    del sys.argv[1]
+    def late():
+        time.sleep(0.3)
+        sys.stdout.write("the thread finished\\n")
+    threading.Thread(target=late).start()
+from yimao_db.cli import main
+sys.exit(main())
+"""
+
+
+def _wrapped(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", _WRAPPER, *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_a_command_ends_its_process_after_its_exit_functions_and_output(fresh_db: str) -> None:
+    """The process ends as soon as the command is done (no teardown of its modules), yet
+    its exit functions run and every byte of its output is written, with its exit code."""
+    proc = _wrapped("cast", "789678", "--at", "2026-11-30T09:15", "--db", fresh_db)
+    assert proc.returncode == 0 and "水火既濟 之 澤雷隨" in proc.stdout
+    assert proc.stderr == "exit functions ran\n"  # not torn down
+    query = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200000) "
+    proc = _wrapped("sql", "--csv", query + "SELECT i FROM n", "--db", fresh_db)
+    lines = proc.stdout.splitlines()
+    assert (proc.returncode, len(lines), lines[0], lines[-1]) == (0, 200001, "i", "200000")
+    assert proc.stderr.startswith("exit functions ran\n")
+    proc = _wrapped("cast", "789678", "--at", "notatime", "--db", fresh_db)
+    assert proc.returncode == 2 and proc.stderr.startswith("error: ")
+    assert proc.stderr.endswith("exit functions ran\n")
+    assert _count(fresh_db) == 1
+
+
+def test_a_command_leaves_a_running_thread_to_finish() -> None:
+    """Where another thread still runs, the process exits the usual way, after it."""
+    proc = _wrapped("--thread", "--version")
+    assert proc.returncode == 0
+    assert proc.stdout == f"yimao {yimao_db.__version__}\nthe thread finished\n"
+    assert "exit functions ran\n" in proc.stderr and "modules torn down\n" in proc.stderr
