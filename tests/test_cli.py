@@ -705,3 +705,27 @@ def test_cast_and_show_import_only_what_they_use(sqlite_built_db: str, argv: lis
     if argv[0] == "show":
         other_layouts.add("yimao_db.present.chart")  # the chart's layout: cast and reading
     assert not other_layouts & loaded
+
+
+def test_a_build_loads_alembic_only_to_migrate(tmp_path: Path) -> None:
+    """A fresh file gets the head schema and a file at the head is left as it is, without
+    alembic (about 0.1 s of CPU time to import). (Older files are migrated by alembic:
+    tests/test_migrations.py.)"""
+    from yimao_db.building import head_revision
+    from yimao_db.kb.migrating import script_directory
+
+    assert head_revision() == script_directory().get_current_head()
+    db = str(tmp_path / "lean.db")
+
+    def build_loads() -> set[str]:
+        done = subprocess.run(
+            [sys.executable, "-c", LEAN, "build", "--db", db],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        return {m.split(".")[0] for m in done.stderr.split()}
+
+    assert "alembic" not in build_loads()  # created
+    assert "alembic" not in build_loads()  # at the head

@@ -12,7 +12,9 @@ from run to run: the file is written again only when it differs otherwise.
 
 A build of a file with nothing in it runs those statements and stamps the revision
 (:func:`create`); any other database — older, PostgreSQL, or holding anything at all — is
-migrated by alembic as before.
+migrated by alembic as before. The revision written here is also how a build knows the
+head (``building.head_revision``) without importing alembic: a fresh file, or one at the
+head already, is built without it.
 
 The migrations stay the one source of the schema: the file is generated from them
 (``python -m yimao_db.present.generate``, which runs them on an in-memory database), the
