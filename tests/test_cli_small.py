@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -152,3 +153,33 @@ def test_a_command_leaves_a_running_thread_to_finish() -> None:
     assert proc.returncode == 0
     assert proc.stdout == f"yimao {yimao_db.__version__}\nthe thread finished\n"
     assert "exit functions ran\n" in proc.stderr and "modules torn down\n" in proc.stderr
+
+
+@pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
+def test_output_that_cannot_be_written_is_one_error(fresh_db: str, buffered: bool) -> None:
+    """stdout on a full disk (/dev/full): one line and exit 2, whether the write fails while
+    the command runs (unbuffered) or at the last flush (a short output, buffered); a cast
+    whose chart could not be shown says that its reading stays."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    if not buffered:
+        env["PYTHONUNBUFFERED"] = "1"
+
+    def to_full(*argv: str) -> tuple[int, str]:
+        with open("/dev/full", "w", encoding="utf-8") as full:
+            proc = subprocess.run(
+                [sys.executable, "-m", "yimao_db", *argv],
+                stdout=full,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=env,
+                timeout=120,
+                check=False,
+            )
+        return proc.returncode, proc.stderr
+
+    failed = "error: cannot write the output: No space left on device"
+    assert to_full("--version") == (2, failed + "\n")
+    assert to_full("show", "乾", "--db", fresh_db) == (2, failed + "\n")
+    stays = failed + "; what the command committed stays\n"
+    assert to_full("cast", "789678", "--db", fresh_db) == (2, stays)
+    assert _count(fresh_db) == 1

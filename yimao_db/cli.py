@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import codecs
+import errno
 import importlib
 import logging
 import os
@@ -146,11 +147,19 @@ def _end_process(code: int) -> None:
     if threading.active_count() > 1:
         return
     atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a closed pipe: what could be written was
-            pass
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader has gone: it had what it read
+        pass
+    except OSError as exc:  # the output is lost: said, and not a success
+        sys.stderr.write(_error(_output_failure(exc)) + "\n")
+        code = code or UsageError.exit_code
+    except ValueError:  # closed
+        pass
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
     os._exit(code)
 
 
@@ -292,7 +301,20 @@ def _documented(exc: Exception, db: str | None) -> tuple[str, int] | None:
             ),
             UsageError.exit_code,
         )
+    if isinstance(exc, OSError) and exc.errno in OUTPUT_FAILURES:
+        return _error(_output_failure(exc)), UsageError.exit_code
     return None
+
+
+# A command's files and its database report their own write failures (yimao_db.export, the
+# driver's errors above): one of these that reaches the command line is stdout's.
+OUTPUT_FAILURES = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
+def _output_failure(exc: OSError) -> str:
+    """The line for output that could not be written (a full disk, /dev/full)."""
+    stays = "; what the command committed stays" if sigint.committed() else ""
+    return f"cannot write the output: {exc.strerror or exc}{stays}"
 
 
 def _error(text: str) -> str:

@@ -29,6 +29,7 @@ class _State:
     armed = False
     previous: Any = None  # the handler replaced at the commit, put back at the end
     deferred = False
+    committed = False
 
 
 _STATE = _State()
@@ -42,6 +43,7 @@ def _remember(_signum: int, _frame: FrameType | None) -> None:
 def armed() -> Iterator[None]:
     """Run a command: after its first commit, Ctrl-C is remembered instead of raised."""
     _STATE.armed, _STATE.previous, _STATE.deferred = True, None, False
+    _STATE.committed = False
     try:
         yield
     finally:
@@ -52,6 +54,7 @@ def armed() -> Iterator[None]:
 
 def committing() -> None:
     """A writer is about to commit: from now on a Ctrl-C is only remembered."""
+    _STATE.committed = _STATE.armed
     if (
         not _STATE.armed
         or _STATE.previous is not None
@@ -91,3 +94,8 @@ def ignored() -> Iterator[None]:
 def deferred() -> bool:
     """Whether a Ctrl-C came after the commit of the command that ran last."""
     return _STATE.deferred
+
+
+def committed() -> bool:
+    """Whether the command that runs (or ran last) under :func:`armed` got to its commit."""
+    return _STATE.committed
