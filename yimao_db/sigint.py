@@ -54,7 +54,8 @@ def armed() -> Iterator[None]:
 
 def committing() -> None:
     """A writer is about to commit: from now on a Ctrl-C is only remembered."""
-    _STATE.committed = _STATE.armed
+    if _STATE.armed:
+        _STATE.committed = True
     if (
         not _STATE.armed
         or _STATE.previous is not None
