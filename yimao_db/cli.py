@@ -6,7 +6,9 @@ file is named as such, with a pointer to ``yimao check``. Ctrl-C prints ``interr
 exits 130 (the open transaction rolls back); once a command's write has committed, a Ctrl-C
 no longer interrupts it: it says what it wrote (:mod:`yimao_db.sigint`). Anything else that
 escapes a command is a bug: it prints one ``internal error: …`` line and exits 70, with the
-traceback only when ``YIMAO_DEBUG=1`` is set. The commands live in
+traceback only when ``YIMAO_DEBUG=1`` is set. Output that cannot be written (a full disk)
+is one ``error: …`` line, exit 2. Run as a process's command, ``main`` ends the process
+itself once the command is done (:func:`_end_process`). The commands live in
 :mod:`yimao_db.commands`, one module per concern.
 """
 
