@@ -528,3 +528,37 @@ def test_0012_makes_no_transform_null_and_back(tmp_path: Path) -> None:
     assert transforms_state(db) == (62, 0, 0, "NULL")
     build(db)  # the seed runs after an upgrade (the revisions after 0012 add rule rows)
     assert doctor.check(db) == []
+
+
+def test_each_revision_file_is_named_after_its_revision() -> None:
+    """What lets a build know the head without alembic (``building.head_revision``): each
+    revision's file name begins with its revision, and the newest name is alembic's head."""
+    revisions = list(script_directory().walk_revisions())
+    assert all(Path(str(r.path)).name.startswith(f"{r.revision}_") for r in revisions)
+    assert buildmod.newest_revision_file() == script_directory().get_current_head()
+    assert head_revision() == script_directory().get_current_head()
+
+
+def test_a_head_schema_of_another_revision_is_not_used(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A head schema file that says another revision than the newest revision file (stale,
+    or damaged) is not believed: alembic names the head, and a fresh file is migrated."""
+    from yimao_db.kb import head_schema
+
+    head = head_revision()
+    _, statements = head_schema.statements()
+    older = script_directory().get_revision(head).down_revision
+    monkeypatch.setattr(head_schema, "statements", lambda: (older, statements))
+
+    def not_used(conn: Connection) -> None:
+        raise AssertionError("the head schema file was used")
+
+    monkeypatch.setattr(head_schema, "create", not_used)
+    assert head_revision() == head
+    report = build(str(tmp_path / "fresh.db"))
+    assert report.after == head
+    engine = writer_engine(str(tmp_path / "fresh.db"))
+    with engine.connect() as conn:
+        assert current_revision(conn) == head
+    engine.dispose()
