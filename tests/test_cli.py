@@ -533,6 +533,38 @@ def test_a_sigint_as_the_process_exits_changes_nothing(fresh_db: str, argv: list
     assert "乾為天" in proc.stdout
 
 
+TWICE_SIGINT_RUNNER = """
+import os, signal, sys
+from yimao_db.commands import core
+class Stderr:  # a second real Ctrl-C as the first one is reported
+    def __init__(self, real):
+        self.real = real
+    def write(self, text):
+        written = self.real.write(text)
+        if text == "interrupted\\n":
+            self.real.flush()
+            os.kill(os.getpid(), signal.SIGINT)
+        return written
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+sys.stderr = Stderr(sys.stderr)
+def show(args):
+    os.kill(os.getpid(), signal.SIGINT)  # the first, while the command runs
+    return 0
+core.cmd_show = show
+from yimao_db.cli import main
+sys.exit(main())
+"""
+
+
+@pytest.mark.sqlite_only
+def test_a_second_ctrl_c_while_the_first_is_reported(fresh_db: str) -> None:
+    """One line, exit 130: a Ctrl-C that lands while `interrupted` is being written is not
+    a traceback (it was, with the process ended by SIGINT)."""
+    proc = run_runner(TWICE_SIGINT_RUNNER, ["show", "乾", "--db", fresh_db])
+    assert (proc.returncode, proc.stderr) == (130, "interrupted\n"), proc.stderr
+
+
 SIGINT_RUNNER = """
 import os, signal, sys
 from yimao_db.kb import seeding

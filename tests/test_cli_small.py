@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from helpers import run
@@ -183,3 +184,56 @@ def test_output_that_cannot_be_written_is_one_error(fresh_db: str, buffered: boo
     stays = failed + "; what the command committed stays\n"
     assert to_full("cast", "789678", "--db", fresh_db) == (2, stays)
     assert _count(fresh_db) == 1
+
+
+def _closed(redirect: str, *argv: str) -> subprocess.CompletedProcess[str]:
+    """``yimao ARGV`` started with stdout (``>&-``) or stderr (``2>&-``) closed."""
+    return subprocess.run(
+        ["sh", "-c", f'exec "$0" "$@" {redirect}', sys.executable, "-m", "yimao_db", *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_a_closed_stdout_or_stderr(fresh_db: str) -> None:
+    """stdout closed: output cannot be written, one line and exit 2 (after a commit, saying
+    what stays); stderr closed: the command runs as usual and its exit code tells."""
+    failed = "error: cannot write the output: stdout is closed"
+    proc = _closed(">&-", "show", "乾", "--db", fresh_db)
+    assert (proc.returncode, proc.stderr) == (2, failed + "\n")
+    proc = _closed(">&-", "cast", "789678", "--db", fresh_db)
+    assert (proc.returncode, proc.stderr) == (2, failed + "; what the command committed stays\n")
+    assert _count(fresh_db) == 1
+    proc = _closed("2>&-", "show", "乾", "--db", fresh_db)
+    assert proc.returncode == 0 and proc.stdout.startswith("乾為天")
+    assert _closed("2>&-", "reading", "99", "--db", fresh_db).returncode == 2
+
+
+_LEFT_OPEN = """
+import sys
+from yimao_db import db
+engine = db.writer_engine(sys.argv[1])
+with engine.connect() as conn:  # its connection stays in the pool: the engine not disposed
+    conn.exec_driver_sql("SELECT count(*) FROM reading").scalar_one()
+sys.argv[1:] = ["--version"]
+from yimao_db.cli import main
+sys.exit(main())
+"""
+
+
+def test_an_engine_left_open_is_closed_before_the_process_ends(sqlite_built_db: str) -> None:
+    """A connection a command left in its engine's pool (a Ctrl-C that stopped its disposal)
+    is closed when the command is done: SQLite's last connection to the WAL database removes
+    the -wal and -shm files, which Python's teardown no longer does."""
+    proc = subprocess.run(
+        [sys.executable, "-c", _LEFT_OPEN, sqlite_built_db],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert not Path(sqlite_built_db + "-wal").exists()
+    assert not Path(sqlite_built_db + "-shm").exists()

@@ -19,6 +19,7 @@ import atexit
 import codecs
 import errno
 import importlib
+import io
 import logging
 import os
 import shlex
@@ -114,17 +115,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     the command to the end of the process: a Ctrl-C as Python exits would otherwise end the
     process by SIGINT (status 130 to a shell) after the command printed what it did; and the
     process ends right there (:func:`_end_process`)."""
+    _closed_streams()
     _quiet_library_logs()
+    code = INTERRUPTED
     try:
         code = _run(argv)
+    except KeyboardInterrupt:  # another Ctrl-C while the first one was being reported
+        if argv is None:
+            code = INTERRUPTED
+        else:
+            raise
     finally:
         if argv is None:
-            sigint.ignore_to_the_end()
+            _ignore_ctrl_c_to_the_end()
         with sigint.ignored():  # the command is done: a Ctrl-C now changes nothing
             _tidy()
     if argv is None:
         _end_process(code)
     return code
+
+
+def _ignore_ctrl_c_to_the_end() -> None:
+    """Leave SIGINT ignored to the end of the process, however many Ctrl-Cs arrive while
+    that is being done (one that lands before the signal is ignored raises once more)."""
+    while True:
+        try:
+            sigint.ignore_to_the_end()
+            return
+        except KeyboardInterrupt:
+            continue
 
 
 def _quiet_library_logs() -> None:
@@ -165,14 +184,44 @@ def _end_process(code: int) -> None:
     os._exit(code)
 
 
+class _ClosedOutput(io.TextIOBase):
+    """Stands for stdout or stderr when the process was started with it closed
+    (``yimao … >&-``: Python sets it to None). Writing to a closed stdout fails as writing
+    to a bad file descriptor does (one ``error: cannot write the output`` line, exit 2);
+    a closed stderr takes messages nowhere, and the exit code still tells."""
+
+    def __init__(self, fails: bool) -> None:
+        self.fails = fails
+
+    encoding = "utf-8"
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if self.fails:
+            raise OSError(errno.EBADF, "stdout is closed")
+        return len(text)
+
+
+def _closed_streams() -> None:
+    """Put :class:`_ClosedOutput` where stdout or stderr is None (started closed)."""
+    if sys.stderr is None:
+        sys.stderr = _ClosedOutput(fails=False)
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput(fails=True)
+
+
 def _tidy() -> None:
-    """Remove the ``-wal``/``-shm`` files the command's readers made beside a WAL database
+    """Close what the command left open (:func:`yimao_db.db.close_engines`) and remove the
+    ``-wal``/``-shm`` files its readers made beside a WAL database
     (:func:`yimao_db.db.tidy_side_files`): a command leaves no file it did not mean to write.
     Nothing to do, and nothing imported, for a command that opened no database."""
     dbmod = sys.modules.get("yimao_db.db")
     if dbmod is None:
         return
     try:
+        dbmod.close_engines()
         dbmod.tidy_side_files()
     except (Exception, KeyboardInterrupt):  # tidying is best effort; the command is done
         pass
@@ -310,7 +359,7 @@ def _documented(exc: Exception, db: str | None) -> tuple[str, int] | None:
 
 # A command's files and its database report their own write failures (yimao_db.export, the
 # driver's errors above): one of these that reaches the command line is stdout's.
-OUTPUT_FAILURES = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+OUTPUT_FAILURES = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF})
 
 
 def _output_failure(exc: OSError) -> str:

@@ -444,6 +444,7 @@ def writer_engine(
         _on_connect(engine, dialect.postgresql_session())
     # from the commit on, a Ctrl-C no longer makes the command say it wrote nothing
     event.listen(engine, "commit", lambda _conn: sigint.committing())
+    _OPENED.add(engine)
     return engine
 
 
@@ -485,11 +486,27 @@ def reader_engine(db: str | URL | None = None) -> Engine:
         if path is not None and "immutable=1" not in target:
             _tidy_at_exit(path, engine)
         _install_sqlite_hooks(engine, readonly=True, path=path)
+        _OPENED.add(engine)
         return engine
     engine = create_engine(url, pool_pre_ping=True, **dialect.postgresql_reader_options())
     _on_connect(engine, (*dialect.postgresql_session(), *dialect.postgresql_reader_session()))
     dialect.postgresql_end_reads_with_commit(engine)
+    _OPENED.add(engine)
     return engine
+
+
+# every engine made here that is still alive: disposed when a command is done
+_OPENED: weakref.WeakSet[Engine] = weakref.WeakSet()
+
+
+def close_engines() -> None:
+    """Dispose every engine of this process that is still alive, closing the connections
+    its pool holds. A command disposes its own; one a Ctrl-C stopped part-way through its
+    disposal (or left for the garbage collector) is closed here, so that SQLite's last
+    connection to a WAL database checkpoints and removes the side files before the
+    process ends (it ends without Python's teardown: :func:`yimao_db.cli.main`)."""
+    for engine in list(_OPENED):
+        engine.dispose()
 
 
 # files whose -wal and -shm a reader of this process is the first to make, with the readers'
