@@ -129,7 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if argv is None:
             _ignore_ctrl_c_to_the_end()
         with sigint.ignored():  # the command is done: a Ctrl-C now changes nothing
-            _tidy()
+            _tidy(ending=argv is None)
     if argv is None:
         _end_process(code)
     return code
@@ -212,16 +212,18 @@ def _closed_streams() -> None:
         sys.stdout = _ClosedOutput(fails=True)
 
 
-def _tidy() -> None:
-    """Close what the command left open (:func:`yimao_db.db.close_engines`) and remove the
-    ``-wal``/``-shm`` files its readers made beside a WAL database
+def _tidy(*, ending: bool) -> None:
+    """Remove the ``-wal``/``-shm`` files the command's readers made beside a WAL database
     (:func:`yimao_db.db.tidy_side_files`): a command leaves no file it did not mean to write.
+    When the process ends with the command (``ending``), first close what it left open
+    (:func:`yimao_db.db.close_engines`): Python's teardown, which would close it, is skipped.
     Nothing to do, and nothing imported, for a command that opened no database."""
     dbmod = sys.modules.get("yimao_db.db")
     if dbmod is None:
         return
     try:
-        dbmod.close_engines()
+        if ending:
+            dbmod.close_engines()
         dbmod.tidy_side_files()
     except (Exception, KeyboardInterrupt):  # tidying is best effort; the command is done
         pass
