@@ -180,6 +180,7 @@ def test_output_that_cannot_be_written_is_one_error(fresh_db: str, buffered: boo
 
     failed = "error: cannot write the output: No space left on device"
     assert to_full("--version") == (2, failed + "\n")
+    assert to_full("show", "--help") == (2, failed + "\n")  # argparse would pass it over
     assert to_full("show", "乾", "--db", fresh_db) == (2, failed + "\n")
     stays = failed + "; what the command committed stays\n"
     assert to_full("cast", "789678", "--db", fresh_db) == (2, stays)

@@ -27,11 +27,14 @@ import sys
 import threading
 import traceback
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from yimao_db import sigint
 from yimao_db.errors import DatabaseError, UsageError, YimaoError, cut_message
 from yimao_db.present.table import terminal_text
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -87,6 +90,13 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
         raise UsageError(message)
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        """As argparse prints help and usage, but a write that fails is not passed over in
+        silence (``yimao --help > /dev/full``): it is reported as output that cannot be
+        written."""
+        if message:
+            (file or sys.stderr).write(message)
 
 
 def make_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
