@@ -27,7 +27,7 @@ import sys
 import threading
 import traceback
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from yimao_db import sigint
 from yimao_db.errors import DatabaseError, UsageError, YimaoError, cut_message
@@ -72,7 +72,7 @@ DEBUG_ENV = "YIMAO_DEBUG"
 
 
 class _Finished(Exception):
-    """Raised by an option that does all there is to do (``--version``)."""
+    """Raised by an option that does all there is to do (``--version``, ``--help``)."""
 
 
 class _Version(argparse.Action):
@@ -90,6 +90,14 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
         raise UsageError(message)
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        """After ``--help``: the command is done (the process ends as any command's does)."""
+        if message:
+            self._print_message(message, sys.stderr)
+        if status:
+            raise UsageError(message or "bad arguments")
+        raise _Finished
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         """As argparse prints help and usage, but a write that fails is not passed over in
