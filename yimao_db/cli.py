@@ -18,6 +18,7 @@ import argparse
 import atexit
 import codecs
 import errno
+import gc
 import importlib
 import io
 import logging
@@ -135,6 +136,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     process ends right there (:func:`_end_process`)."""
     _closed_streams()
     _quiet_library_logs()
+    if argv is None:
+        _quiet_interrupted_finalizers()
     code = INTERRUPTED
     try:
         code = _run(argv)
@@ -147,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if argv is None:
             _ignore_ctrl_c_to_the_end()
         with sigint.ignored():  # the command is done: a Ctrl-C now changes nothing
-            _tidy(ending=argv is None)
+            _tidy(ending=argv is None, interrupted=code == INTERRUPTED)
     if argv is None:
         _end_process(code)
     return code
@@ -172,6 +175,21 @@ def _quiet_library_logs() -> None:
     logger = logging.getLogger("sqlalchemy")
     if os.environ.get(DEBUG_ENV) != "1" and not logger.handlers:
         logger.addHandler(logging.NullHandler())
+
+
+def _quiet_interrupted_finalizers() -> None:
+    """A Ctrl-C that lands in a finalizer or a weak reference's callback (SQLAlchemy has
+    both) cannot interrupt anything: Python passes it over and prints it, traceback and
+    all, as ``Exception ignored in …``. The process's command leaves those unsaid; any
+    other such exception is printed as before (it would be a bug)."""
+    previous = sys.unraisablehook
+
+    def hook(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            return
+        previous(unraisable)
+
+    sys.unraisablehook = hook
 
 
 def _end_process(code: int) -> None:
@@ -230,17 +248,21 @@ def _closed_streams() -> None:
         sys.stdout = _ClosedOutput(fails=True)
 
 
-def _tidy(*, ending: bool) -> None:
+def _tidy(*, ending: bool, interrupted: bool) -> None:
     """Remove the ``-wal``/``-shm`` files the command's readers made beside a WAL database
     (:func:`yimao_db.db.tidy_side_files`): a command leaves no file it did not mean to write.
     When the process ends with the command (``ending``), first close what it left open
     (:func:`yimao_db.db.close_engines`): Python's teardown, which would close it, is skipped.
+    A command that was ``interrupted`` may have lost a connection between its pool and its
+    closing (a Ctrl-C inside SQLAlchemy): the garbage collector finds it and closes it.
     Nothing to do, and nothing imported, for a command that opened no database."""
     dbmod = sys.modules.get("yimao_db.db")
     if dbmod is None:
         return
     try:
         if ending:
+            if interrupted:
+                gc.collect()
             dbmod.close_engines()
         dbmod.tidy_side_files()
     except (Exception, KeyboardInterrupt):  # tidying is best effort; the command is done

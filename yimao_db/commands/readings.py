@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine
 
 from yimao_db import db as dbmod
+from yimao_db import sigint
 from yimao_db.commands import (
     SubParsers,
     chart_format_options,
@@ -181,7 +182,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         try:
             import_file(args.file, engine, progress=meter, done=done, notes=notes)
         finally:
-            engine.dispose()
+            with sigint.ignored():  # closing is not to be cut short: a lost connection
+                engine.dispose()  # would leave SQLite's side files beside the file
             if meter is not None:
                 meter.clear()
     except KeyboardInterrupt:
