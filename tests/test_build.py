@@ -20,7 +20,7 @@ from yimao_db.db import reader_engine, resolve_url, sqlite_path, writer_engine
 from yimao_db.dialect import sqlite_schema_key
 from yimao_db.errors import DatabaseError, SeedCheckFailed
 from yimao_db.kb import head_schema, invariants, seeding
-from yimao_db.kb.migrating import alembic_config
+from yimao_db.kb.migrating import alembic_config, script_directory
 from yimao_db.kb.views import contract
 
 
@@ -645,12 +645,16 @@ def test_regenerating_the_head_schema_rewrites_only_the_statements_that_changed(
     assert shuffled > 0 and stale > 0
     now = f"\n{marker}".join(chunks)
     assert now != text
-    made = head_schema.source(now, migrate, head_revision()).split(f"\n{marker}")
+    written = head_schema.source(now, migrate, head_revision())
+    made = written.split(f"\n{marker}")
     assert made[shuffled] == chunks[shuffled]  # kept as the file had it
     assert made[stale] == text.split(f"\n{marker}")[stale]  # written from the migrations
-    assert [c for i, c in enumerate(made) if i != shuffled] == [
-        c for i, c in enumerate(text.split(f"\n{marker}")) if i != shuffled
+    # the revision line's digest is of the statements as written (index 1)
+    assert [c for i, c in enumerate(made) if i not in (1, shuffled)] == [
+        c for i, c in enumerate(text.split(f"\n{marker}")) if i not in (1, shuffled)
     ]
+    kept = chunks[shuffled].split("\n", 1)[1].rstrip().removesuffix(";")
+    assert head_schema.verified(written)[1][shuffled - 2] == kept
 
 
 def test_a_file_holding_anything_is_migrated(
@@ -685,6 +689,37 @@ def test_the_schema_file_applies_only_when_it_is_the_heads_and_can_be_read(
                 head_schema.statements.cache_clear()
     finally:
         engine.dispose()
+
+
+def test_a_damaged_schema_file_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """head_schema.sql cut short, a statement dropped or edited, or its digest gone: the file
+    is not believed (a build migrates, and stamps the head the migrations name)."""
+    text = head_schema.SQL_FILE.read_text(encoding="utf-8")
+    revision, statements = head_schema.verified(text)
+    assert revision == head_revision() and statements == head_schema.statements()[1]
+    last = text.rindex(f"\n{head_schema.MARK}")
+    damaged = {
+        "cut": text[: len(text) // 2],
+        "last statement dropped": text[:last] + "\n",
+        "edited": text.replace("CREATE VIEW ", "CREATE TEMP VIEW ", 1),
+        "no digest": text.replace(f"revision {revision} sha256 ", f"revision {revision} x", 1),
+    }
+    for why, bad in damaged.items():
+        with pytest.raises(ValueError, match="damaged"):
+            head_schema.verified(bad)
+        assert bad != text, why
+    ran = _migrations_run(monkeypatch)
+    path = tmp_path / "head_schema.sql"
+    path.write_text(damaged["last statement dropped"], encoding="utf-8")
+    monkeypatch.setattr(head_schema, "SQL_FILE", path)
+    head_schema.statements.cache_clear()
+    try:
+        build(str(tmp_path / "fresh.db"))
+        assert head_revision() == script_directory().get_current_head()
+    finally:
+        head_schema.statements.cache_clear()
+    assert ran == ["head"]
+    assert _schema(tmp_path / "fresh.db") == _migrated()
 
 
 # --- schema drift and constraints ---------------------------------------------------------

@@ -14,7 +14,8 @@ A build of a file with nothing in it runs those statements and stamps the revisi
 (:func:`create`); any other database — older, PostgreSQL, or holding anything at all — is
 migrated by alembic as before. The revision written here is also how a build knows the
 head (``building.head_revision``) without importing alembic: a fresh file, or one at the
-head already, is built without it.
+head already, is built without it. The revision line carries the SHA-256 of everything
+after it: a file cut short or edited is not used (:func:`verified`).
 
 The migrations stay the one source of the schema: the file is generated from them
 (``python -m yimao_db.present.generate``, which runs them on an in-memory database), the
@@ -25,6 +26,7 @@ migrations run afresh, not with this file.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -63,7 +65,7 @@ def source(now: str, migrate: Callable[[Connection], None], revision: str) -> st
     # tables, by name (a table rebuilt in batch mode gets its indexes in no fixed order)
     objects.sort(key=lambda o: (_KINDS.index(o[0]), o[1] if o[0] == "index" else ""))
     kept = dict(chunk.partition("\n")[::2] for chunk in _parts(now)[2]) if now else {}
-    parts = [_HEADER, f"{MARK}revision {revision}\n"]
+    parts = []
     for kind, name, sql in objects:
         if f"\n{MARK}" in sql or sql.rstrip().endswith(";"):
             raise ValueError(f"{kind} {name}: its SQL cannot be written to {SQL_FILE.name}")
@@ -71,28 +73,50 @@ def source(now: str, migrate: Callable[[Connection], None], revision: str) -> st
         if dialect.sqlite_schema_key(old) == dialect.sqlite_schema_key(sql):
             sql = old
         parts.append(f"\n{MARK}{kind} {name}\n{sql};\n")
-    text = "".join(parts)
+    body = "".join(parts)
+    text = f"{_HEADER}{MARK}revision {revision} sha256 {_digest(body)}\n{body}"
     return now if now and _compared(now) == _compared(text) else text
+
+
+def _digest(body: str) -> str:
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
 def _parts(text: str) -> tuple[str, str, list[str]]:
     """The header, the revision and the statements' chunks (``kind name``, a new line, the
     SQL and ``;``) of the text of ``head_schema.sql``."""
     header, revision_line, *chunks = text.split(f"\n{MARK}")
-    return header, revision_line.removeprefix("revision ").strip(), chunks
+    revision = revision_line.removeprefix("revision ").strip().partition(" sha256 ")[0]
+    return header, revision, chunks
+
+
+def verified(text: str) -> tuple[str, tuple[str, ...]]:
+    """(revision, the statements in order) of the text of ``head_schema.sql``; ValueError
+    when its statements are not those it was written with (the digest on its revision line,
+    of everything after that line): a file cut short or edited is not used."""
+    start = text.find(f"{MARK}revision ")
+    end = text.find(f"\n{MARK}", start)
+    if start < 0 or end < 0:
+        raise ValueError(f"{SQL_FILE.name} has no revision line followed by statements")
+    recorded = text[start:end].partition(" sha256 ")[2].strip()
+    if recorded != _digest(text[end:]):
+        raise ValueError(
+            f"{SQL_FILE.name} is damaged: its statements are not those it was written with"
+        )
+    _, revision, chunks = _parts(text)
+    return revision, tuple(chunk.split("\n", 1)[1].rstrip().removesuffix(";") for chunk in chunks)
 
 
 def _compared(text: str) -> tuple[object, ...]:
-    header, revision, chunks = _parts(text)
+    header, revision_line, *chunks = text.split(f"\n{MARK}")  # the digest compared too
     pairs = (chunk.split("\n", 1) for chunk in chunks)
-    return (header, revision, *((name, dialect.sqlite_schema_key(sql)) for name, sql in pairs))
+    return (header, revision_line, *((name, dialect.sqlite_schema_key(sql)) for name, sql in pairs))
 
 
 @cache
 def statements() -> tuple[str, tuple[str, ...]]:
-    """(revision, the statements in order) read from ``head_schema.sql``."""
-    _, revision, chunks = _parts(SQL_FILE.read_text(encoding="utf-8"))
-    return revision, tuple(chunk.split("\n", 1)[1].rstrip().removesuffix(";") for chunk in chunks)
+    """(revision, the statements in order) read from ``head_schema.sql`` (:func:`verified`)."""
+    return verified(SQL_FILE.read_text(encoding="utf-8"))
 
 
 def applies(conn: Connection, head: str) -> bool:
