@@ -197,10 +197,10 @@ def _end_process(code: int) -> None:
     finalization: the exit functions run (:mod:`atexit`: the side files of readers, the
     logs), stdout and stderr are flushed, and the process exits without tearing down the
     hundreds of modules it imported, one by one (about 45 ms of CPU time of a ``yimao cast``,
-    more than its own work). Every engine a command opened is disposed by the command
-    (SQLite's last connection to a WAL database has checkpointed and removed its side
-    files by then). Where another thread still runs (a server's), Python's exit is left to
-    wait for it as usual."""
+    more than its own work). Every engine the command opened has been disposed by then, by
+    the command or by :func:`_tidy` (SQLite's last connection to a WAL database has
+    checkpointed and removed its side files). Where another thread still runs (a
+    server's), Python's exit is left to wait for it as usual."""
     if threading.active_count() > 1:
         return
     atexit._run_exitfuncs()
