@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sqlite3
+import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -233,3 +236,31 @@ def test_tags_and_outcomes_of_one_reading_at_once(target_db: str) -> None:
     assert replaced.count(None) == 1
     assert stored.outcome is not None and stored.outcome.note in recorded
     assert sorted(n for n in replaced if n is not None) == sorted(recorded - {stored.outcome.note})
+
+
+@pytest.mark.sqlite_only
+def test_switching_a_file_to_wal_waits_for_another_connection(tmp_path: Path) -> None:
+    """Switching a file to WAL needs an exclusive lock, and SQLite answers "database is
+    locked" at once instead of waiting (its busy handler is not called, to avoid a
+    deadlock): a writer opening a file that another process is writing in rollback mode
+    (builds of a new file at once, one of which failed so once in CI) waits until it may,
+    as for any other lock."""
+    path = tmp_path / "rollback.db"
+    with sqlite3.connect(path) as con:
+        con.execute("CREATE TABLE other (x)")
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # writing, in rollback mode
+    other.execute("INSERT INTO other VALUES (1)")
+    released = threading.Timer(0.3, lambda: other.execute("COMMIT"))
+    released.start()
+    began = time.monotonic()
+    engine = writer_engine(str(path))
+    try:
+        with engine.connect() as conn:
+            mode = conn.exec_driver_sql("PRAGMA journal_mode").scalar_one()
+    finally:
+        engine.dispose()
+        released.join()
+        other.close()
+    assert mode == "wal"
+    assert time.monotonic() - began >= 0.25  # it waited for the other writer

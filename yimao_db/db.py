@@ -38,6 +38,7 @@ import atexit
 import os
 import sqlite3
 import stat
+import time
 import weakref
 from collections.abc import Sequence
 from pathlib import Path
@@ -386,6 +387,25 @@ def preflight(url: URL, *, require_built: bool) -> None:
         )
 
 
+def _execute_waiting(cursor: sqlite3.Cursor, statement: str) -> None:
+    """Run ``statement``, waiting out a busy database up to the busy timeout even where
+    SQLite does not wait itself: switching a file that is not yet in WAL mode to it (a new
+    database that other processes open at the same moment: builds at once) needs an
+    exclusive lock, and SQLite returns "database is locked" at once instead of calling its
+    busy handler, to avoid a deadlock. Retried every 5 ms until the other connection is
+    done, as SQLite's own waiting does."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            cursor.execute(statement)
+            return
+        except sqlite3.OperationalError as exc:
+            busy = getattr(exc, "sqlite_errorname", "").startswith("SQLITE_BUSY")
+            if not busy or time.monotonic() > deadline:
+                raise
+        time.sleep(0.005)
+
+
 def _install_sqlite_hooks(
     engine: Engine, *, readonly: bool, path: Path | None, foreign_keys: bool = True
 ) -> None:
@@ -409,7 +429,7 @@ def _install_sqlite_hooks(
                 busy_timeout_ms=BUSY_TIMEOUT_MS,
                 foreign_keys=foreign_keys,
             ):
-                cursor.execute(pragma)
+                _execute_waiting(cursor, pragma)
         except (sqlite3.Error, UnicodeDecodeError) as exc:
             mark_if_damage(exc, where)
             raise
