@@ -142,9 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code = _run(argv)
     except KeyboardInterrupt:  # another Ctrl-C while the first one was being reported
-        if argv is None:
-            code = INTERRUPTED
-        else:
+        if argv is not None:
             raise
     finally:
         if argv is None:

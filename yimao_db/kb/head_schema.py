@@ -94,16 +94,13 @@ def verified(text: str) -> tuple[str, tuple[str, ...]]:
     """(revision, the statements in order) of the text of ``head_schema.sql``; ValueError
     when its statements are not those it was written with (the digest on its revision line,
     of everything after that line): a file cut short or edited is not used."""
-    start = text.find(f"{MARK}revision ")
-    end = text.find(f"\n{MARK}", start)
-    if start < 0 or end < 0:
-        raise ValueError(f"{SQL_FILE.name} has no revision line followed by statements")
-    recorded = text[start:end].partition(" sha256 ")[2].strip()
-    if recorded != _digest(text[end:]):
+    _, revision_line, *chunks = text.split(f"\n{MARK}")
+    recorded = revision_line.partition(" sha256 ")[2].strip()
+    if not chunks or recorded != _digest("".join(f"\n{MARK}{chunk}" for chunk in chunks)):
         raise ValueError(
             f"{SQL_FILE.name} is damaged: its statements are not those it was written with"
         )
-    _, revision, chunks = _parts(text)
+    revision = _parts(text)[1]
     return revision, tuple(chunk.split("\n", 1)[1].rstrip().removesuffix(";") for chunk in chunks)
 
 
