@@ -11,7 +11,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -467,6 +467,79 @@ def test_ctrl_c_right_after_the_commit_reports_what_was_written(
         after = [tuple(r) for r in conn.execute(text(written))]
     engine.dispose()
     assert after != before or argv[0] == "build"  # the write is there (build: unchanged)
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["cast", "789678", "--pillars", PILLARS], "Reading 2"),
+        (["note", "1", "kept"], "note 1 added to reading 1\n"),
+        (["import", "IMPORT"], "imported 1 reading (id 2)"),
+        (["show", "姤"], None),
+    ],
+    ids=lambda value: value[0] if isinstance(value, list) else "",
+)
+def test_ctrl_c_as_the_command_returns(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    fresh_db: str,
+    tmp_path: Path,
+    argv: list[str],
+    said: str | None,
+) -> None:
+    """A real Ctrl-C as the command returns, once Python's handler is back (the end of
+    ``sigint.armed``): a command that committed said what it wrote, and says that it stays
+    (it said ``interrupted``, exit 130, for the write that had happened); a command that
+    wrote nothing is interrupted as before."""
+    from sqlalchemy import text
+
+    from yimao_db import sigint
+    from yimao_db.db import reader_engine
+    from yimao_db.readings import cast
+
+    cast("789678", pillars=PILLARS, db=fresh_db)
+    csv = tmp_path / "one.csv"
+    csv.write_text("lines,at\n789678,2024-01-01T09:00\n", encoding="utf-8")
+    argv = [str(csv) if a == "IMPORT" else a for a in argv]
+    real = sigint.armed
+
+    @contextlib.contextmanager
+    def armed() -> Iterator[None]:
+        with real():
+            yield
+        signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(sigint, "armed", armed)
+    code, out, err = _run(capsys, *argv, "--db", fresh_db)
+    if said is None:
+        assert (code, err) == (130, "interrupted\n")
+        return
+    assert code == 0, err
+    assert said in out or said in err, (out, err)
+    assert err.endswith(COMMITTED_NOTE) and "interrupted" not in err, err
+    engine = reader_engine(fresh_db)
+    with engine.connect() as conn:
+        readings = conn.execute(text("SELECT COUNT(*) FROM reading")).scalar_one()
+    engine.dispose()
+    assert readings == (1 if argv[0] == "note" else 2)
+
+
+def test_ctrl_c_after_a_commit_made_while_it_was_ignored_is_remembered() -> None:
+    """The import commits with Ctrl-C ignored (``sigint.ignored``): from the end of that
+    block a Ctrl-C is remembered, as after any other commit, not raised."""
+    from yimao_db import sigint
+
+    with sigint.armed():
+        with sigint.ignored():
+            sigint.committing()
+        assert signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+        signal.raise_signal(signal.SIGINT)  # no KeyboardInterrupt
+        assert sigint.deferred()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    with sigint.armed():  # nothing committed: Python's own Ctrl-C after the block
+        with sigint.ignored():
+            pass
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 CLOSE_SIGINT_RUNNER = """

@@ -211,6 +211,26 @@ def test_a_closed_stdout_or_stderr(fresh_db: str) -> None:
     assert _closed("2>&-", "reading", "99", "--db", fresh_db).returncode == 2
 
 
+@pytest.mark.parametrize("argv", [["outcome", "1", "maybe"], ["reading", "99"]])
+def test_an_error_line_stderr_cannot_take_keeps_the_exit_code(
+    fresh_db: str, argv: list[str]
+) -> None:
+    """A refused command whose stderr cannot take its error line (a full disk, a pipe whose
+    reader has gone: ``yimao … 2>&1 | head -0``) still exits 2; it ended with Python's own
+    failure to print the exception, exit 1."""
+    command = [sys.executable, "-m", "yimao_db", *argv, "--db", fresh_db]
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        proc = subprocess.run(command, stderr=full, timeout=120, check=False)
+    assert proc.returncode == 2
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before anything is written
+    try:
+        proc = subprocess.run(command, stderr=write, timeout=120, check=False)
+    finally:
+        os.close(write)
+    assert proc.returncode == 2
+
+
 _LEFT_OPEN = """
 import sys
 from yimao_db import db

@@ -528,7 +528,7 @@ def test_every_command_and_option(
     else:
         assert documented(code, out, err), (argv, code, out, err)
     if code == 2:
-        assert err.count("\n") == 1 or err.startswith("usage: "), (argv, err)
+        assert err.count("\n") == 1, (argv, err)
     after = count(db)
     if code == 0 and argv[0] == "cast":
         assert after == (before[0] + 1, before[1] + 6), argv

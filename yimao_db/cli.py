@@ -88,9 +88,9 @@ class _Version(argparse.Action):
 
 
 class Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        raise UsageError(message)
+    def error(self, message: str) -> NoReturn:
+        """One line, as every refused input is, naming where the usage is shown."""
+        raise UsageError(_see_help(message, self.prog))
 
     def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
         """After ``--help``: the command is done (the process ends as any command's does)."""
@@ -106,6 +106,10 @@ class Parser(argparse.ArgumentParser):
         written."""
         if message:
             (file or sys.stderr).write(message)
+
+
+def _see_help(message: str, prog: str) -> str:
+    return f"{message}; see `{prog} --help`"
 
 
 def make_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
@@ -145,24 +149,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         if argv is not None:
             raise
     finally:
-        if argv is None:
-            _ignore_ctrl_c_to_the_end()
+        while argv is None:  # Ctrl-C left ignored to the end of the process, however many
+            try:  # arrive meanwhile (one that lands before it is ignored raises once more)
+                sigint.ignore_to_the_end()
+                break
+            except KeyboardInterrupt:
+                continue
         with sigint.ignored():  # the command is done: a Ctrl-C now changes nothing
             _tidy(ending=argv is None, interrupted=code == INTERRUPTED)
     if argv is None:
         _end_process(code)
     return code
-
-
-def _ignore_ctrl_c_to_the_end() -> None:
-    """Leave SIGINT ignored to the end of the process, however many Ctrl-Cs arrive while
-    that is being done (one that lands before the signal is ignored raises once more)."""
-    while True:
-        try:
-            sigint.ignore_to_the_end()
-            return
-        except KeyboardInterrupt:
-            continue
 
 
 def _quiet_library_logs() -> None:
@@ -207,7 +204,7 @@ def _end_process(code: int) -> None:
     except BrokenPipeError:  # the reader has gone: it had what it read
         pass
     except OSError as exc:  # the output is lost: said, and not a success
-        sys.stderr.write(_error(_output_failure(exc)) + "\n")
+        _tell(_error(_output_failure(exc)) + "\n")
         code = code or UsageError.exit_code
     except ValueError:  # closed
         pass
@@ -267,12 +264,20 @@ def _tidy(*, ending: bool, interrupted: bool) -> None:
         pass
 
 
+COMMITTED_NOTE = "note: Ctrl-C came after the commit: what was written stays\n"
+
+
 def _run(argv: Sequence[str] | None) -> int:
     args: argparse.Namespace | None = None
+    code: int | None = None  # the command's status, once it has returned
+    noted = False
     try:
         if argv is None:
             argv = sys.argv[1:]
-        args = make_parser(argv).parse_args(argv)
+        args, extras = make_parser(argv).parse_known_args(argv)
+        if extras:  # named with the command's own help, not the whole command line's
+            unknown = f"unrecognized arguments: {' '.join(extras)}"
+            raise UsageError(_see_help(unknown, f"yimao {args.command}"))
         for name, value in vars(args).items():
             if value == []:  # argparse turns an option value of exactly "--" into []
                 option = name.replace("_", "-")
@@ -280,13 +285,18 @@ def _run(argv: Sequence[str] | None) -> int:
         handler: Handler = args.handler
         with sigint.armed():
             code = handler(args)
-            if sigint.deferred():
-                sys.stderr.write("note: Ctrl-C came after the commit: what was written stays\n")
+        if sigint.deferred():
+            noted = True
+            _tell(COMMITTED_NOTE)
         return code
     except _Finished:
         return 0
     except KeyboardInterrupt:
-        sys.stderr.write("interrupted\n")
+        if code is not None and sigint.committed():  # as the command returned: it stands
+            if not noted:
+                _tell(COMMITTED_NOTE)
+            return code
+        _tell("interrupted\n")
         return INTERRUPTED
     except BrokenPipeError:
         _quiet_stdout()
@@ -295,10 +305,19 @@ def _run(argv: Sequence[str] | None) -> int:
         try:
             message, code = explain(exc, args)
         except KeyboardInterrupt:
-            sys.stderr.write("interrupted\n")
+            _tell("interrupted\n")
             return INTERRUPTED
-        sys.stderr.write(message + "\n")
+        _tell(message + "\n")
         return code
+
+
+def _tell(line: str) -> None:
+    """Write ``line`` on stderr. A stderr that cannot take it (its reader gone, a full
+    disk) loses it, and the exit code still tells."""
+    try:
+        sys.stderr.write(line)
+    except (OSError, ValueError):
+        pass
 
 
 def explain(exc: Exception, args: argparse.Namespace | None = None) -> tuple[str, int]:

@@ -56,17 +56,22 @@ def committing() -> None:
     """A writer is about to commit: from now on a Ctrl-C is only remembered."""
     if _STATE.armed:
         _STATE.committed = True
-    if (
-        not _STATE.armed
-        or _STATE.previous is not None
-        or threading.current_thread() is not threading.main_thread()
-    ):
-        return
-    current = signal.getsignal(signal.SIGINT)
-    if current is not signal.default_int_handler:
-        return  # ignored (SIG_IGN), or handled by someone else
-    signal.signal(signal.SIGINT, _remember)
-    _STATE.previous = current
+    if _may_remember(signal.getsignal(signal.SIGINT)):
+        signal.signal(signal.SIGINT, _remember)
+        _STATE.previous = signal.default_int_handler
+
+
+def _may_remember(current: Any) -> bool:
+    """Whether SIGINT, now handled by ``current``, is to be remembered from now on: the
+    command has committed, in the main thread, and ``current`` is Python's default handler
+    (not ignored, nor handled by someone else)."""
+    return (
+        _STATE.armed
+        and _STATE.committed
+        and _STATE.previous is None
+        and current is signal.default_int_handler
+        and threading.current_thread() is threading.main_thread()
+    )
 
 
 def ignore_to_the_end() -> None:
@@ -79,9 +84,10 @@ def ignore_to_the_end() -> None:
 
 @contextmanager
 def ignored() -> Iterator[None]:
-    """Ctrl-C (SIGINT) has no effect inside, whatever handled it before (put back after):
-    an import's commit and report, the tidying after a command is done. Only the main
-    thread can set that; elsewhere this does nothing."""
+    """Ctrl-C (SIGINT) has no effect inside, whatever handled it before (put back after;
+    when the command committed inside, as an import does, a Ctrl-C is remembered after,
+    as after any commit): an import's commit and report, the tidying after a command is
+    done. Only the main thread can set that; elsewhere this does nothing."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -89,7 +95,11 @@ def ignored() -> Iterator[None]:
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        if _may_remember(previous):  # committed inside (an import): remembered from now on
+            signal.signal(signal.SIGINT, _remember)
+            _STATE.previous = previous
+        else:
+            signal.signal(signal.SIGINT, previous)
 
 
 def deferred() -> bool:
