@@ -24,6 +24,7 @@ import io
 import logging
 import os
 import shlex
+import signal
 import sys
 import threading
 import traceback
@@ -175,12 +176,16 @@ def _quiet_library_logs() -> None:
 def _quiet_interrupted_finalizers() -> None:
     """A Ctrl-C that lands in a finalizer or a weak reference's callback (SQLAlchemy has
     both) cannot interrupt anything: Python passes it over and prints it, traceback and
-    all, as ``Exception ignored in …``. The process's command leaves those unsaid; any
-    other such exception is printed as before (it would be a bug)."""
+    all, as ``Exception ignored in …``. Nor does a Ctrl-C that arrives as the command sets
+    SIGINT aside (:mod:`yimao_db.sigint`): Python then reports it as ``OSError: Signal 2
+    ignored due to race condition``, with a traceback. The process's command leaves those
+    unsaid; any other such exception is printed as before (it would be a bug)."""
     previous = sys.unraisablehook
+    raced = f"Signal {int(signal.SIGINT)} ignored due to race condition"
 
     def hook(unraisable: Any) -> None:
-        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+        exc = unraisable.exc_value
+        if isinstance(exc, KeyboardInterrupt) or (isinstance(exc, OSError) and str(exc) == raced):
             return
         previous(unraisable)
 
