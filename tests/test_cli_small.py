@@ -156,10 +156,13 @@ def test_a_command_leaves_a_running_thread_to_finish() -> None:
 
 
 @pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
-def test_output_that_cannot_be_written_is_one_error(fresh_db: str, buffered: bool) -> None:
+def test_output_that_cannot_be_written_is_one_error(
+    fresh_db: str, buffered: bool, tmp_path: Path
+) -> None:
     """stdout on a full disk (/dev/full): one line and exit 2, whether the write fails while
     the command runs (unbuffered) or at the last flush (a short output, buffered); a cast
-    whose chart could not be shown says that its reading stays."""
+    whose chart could not be shown says that its reading stays, an export whose summary
+    could not be shown that its files do."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
     if not buffered:
         env["PYTHONUNBUFFERED"] = "1"
@@ -184,6 +187,10 @@ def test_output_that_cannot_be_written_is_one_error(fresh_db: str, buffered: boo
     stays = failed + "; what the command committed stays\n"
     assert to_full("cast", "789678", "--db", fresh_db) == (2, stays)
     assert _count(fresh_db) == 1
+    folder = tmp_path / "export"  # the files are made; only the summary is lost
+    made = failed + f"; the export to {folder} stays\n"
+    assert to_full("export", str(folder), "--db", fresh_db) == (2, made)
+    assert (folder / "README.md").is_file() and (folder / "v_reading.csv").is_file()
 
 
 def _closed(redirect: str, *argv: str) -> subprocess.CompletedProcess[str]:

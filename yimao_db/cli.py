@@ -428,7 +428,8 @@ OUTPUT_FAILURES = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO,
 
 def _output_failure(exc: OSError) -> str:
     """The line for output that could not be written (a full disk, /dev/full)."""
-    stays = "; what the command committed stays" if sigint.committed() else ""
+    done = sigint.what_stays()
+    stays = f"; {done} stays" if done else ""
     return f"cannot write the output: {exc.strerror or exc}{stays}"
 
 

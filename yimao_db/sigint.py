@@ -30,6 +30,7 @@ class _State:
     previous: Any = None  # the handler replaced at the commit, put back at the end
     deferred = False
     committed = False
+    made: str | None = None  # what a command that commits nothing has made (files)
 
 
 _STATE = _State()
@@ -43,7 +44,7 @@ def _remember(_signum: int, _frame: FrameType | None) -> None:
 def armed() -> Iterator[None]:
     """Run a command: after its first commit, Ctrl-C is remembered instead of raised."""
     _STATE.armed, _STATE.previous, _STATE.deferred = True, None, False
-    _STATE.committed = False
+    _STATE.committed, _STATE.made = False, None
     try:
         yield
     finally:
@@ -105,6 +106,21 @@ def ignored() -> Iterator[None]:
 def deferred() -> bool:
     """Whether a Ctrl-C came after the commit of the command that ran last."""
     return _STATE.deferred
+
+
+def made(what: str) -> None:
+    """The command has made ``what`` (files, not rows of a database), which stays whatever
+    happens after: a failure to say so names it (:func:`yimao_db.cli.main`)."""
+    if _STATE.armed:
+        _STATE.made = what
+
+
+def what_stays() -> str | None:
+    """What the command that runs (or ran last) under :func:`armed` has done that stays:
+    its commit, or what it made; None when nothing."""
+    if _STATE.committed:
+        return "what the command committed"
+    return _STATE.made
 
 
 def committed() -> bool:
