@@ -254,7 +254,8 @@ def _tidy(*, ending: bool, interrupted: bool) -> None:
     When the process ends with the command (``ending``), first close what it left open
     (:func:`yimao_db.db.close_engines`): Python's teardown, which would close it, is skipped.
     A command that was ``interrupted`` may have lost a connection between its pool and its
-    closing (a Ctrl-C inside SQLAlchemy): the garbage collector finds it and closes it.
+    closing (a Ctrl-C inside SQLAlchemy): the garbage collector frees what it can, and
+    every SQLite connection still open is closed.
     Nothing to do, and nothing imported, for a command that opened no database."""
     dbmod = sys.modules.get("yimao_db.db")
     if dbmod is None:
@@ -263,7 +264,7 @@ def _tidy(*, ending: bool, interrupted: bool) -> None:
         if ending:
             if interrupted:
                 gc.collect()
-            dbmod.close_engines()
+            dbmod.close_engines(lost=interrupted)
         dbmod.tidy_side_files()
     except (Exception, KeyboardInterrupt):  # tidying is best effort; the command is done
         pass
