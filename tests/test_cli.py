@@ -608,12 +608,16 @@ def test_a_sigint_as_the_process_exits_changes_nothing(fresh_db: str, argv: list
 TWICE_SIGINT_RUNNER = """
 import os, signal, sys
 from yimao_db.commands import core
+WHEN = sys.argv.pop(1)  # before or after the line is written
 class Stderr:  # a second real Ctrl-C as the first one is reported
     def __init__(self, real):
         self.real = real
     def write(self, text):
+        if text == "interrupted\\n" and WHEN == "before":
+            os.kill(os.getpid(), signal.SIGINT)
+            (lambda: None)()  # a call: where Python raises KeyboardInterrupt for it
         written = self.real.write(text)
-        if text == "interrupted\\n":
+        if text == "interrupted\\n" and WHEN == "after":
             self.real.flush()
             os.kill(os.getpid(), signal.SIGINT)
         return written
@@ -630,10 +634,12 @@ sys.exit(main())
 
 
 @pytest.mark.sqlite_only
-def test_a_second_ctrl_c_while_the_first_is_reported(fresh_db: str) -> None:
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_a_second_ctrl_c_while_the_first_is_reported(fresh_db: str, when: str) -> None:
     """One line, exit 130: a Ctrl-C that lands while `interrupted` is being written is not
-    a traceback (it was, with the process ended by SIGINT)."""
-    proc = run_runner(TWICE_SIGINT_RUNNER, ["show", "乾", "--db", fresh_db])
+    a traceback (it was, with the process ended by SIGINT), and one that lands just before
+    it is written does not leave it unsaid (it did, exit 130 with nothing on stderr)."""
+    proc = run_runner(TWICE_SIGINT_RUNNER, [when, "show", "乾", "--db", fresh_db])
     assert (proc.returncode, proc.stderr) == (130, "interrupted\n"), proc.stderr
 
 

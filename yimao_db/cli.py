@@ -302,8 +302,7 @@ def _run(argv: Sequence[str] | None) -> int:
             if not noted:
                 _tell(COMMITTED_NOTE)
             return code
-        _tell("interrupted\n")
-        return INTERRUPTED
+        return _interrupted()
     except BrokenPipeError:
         _quiet_stdout()
         return 0
@@ -311,10 +310,24 @@ def _run(argv: Sequence[str] | None) -> int:
         try:
             message, code = explain(exc, args)
         except KeyboardInterrupt:
-            _tell("interrupted\n")
-            return INTERRUPTED
+            return _interrupted()
         _tell(message + "\n")
         return code
+
+
+def _interrupted() -> int:
+    """Say ``interrupted``, once, with Ctrl-C ignored meanwhile: another Ctrl-C in a burst
+    neither cuts the line short nor says it twice (it ended some commands with exit 130
+    and nothing on stderr)."""
+    said = False
+    while not said:
+        try:
+            with sigint.ignored():
+                _tell("interrupted\n")
+                said = True
+        except KeyboardInterrupt:
+            continue
+    return INTERRUPTED
 
 
 def _tell(line: str) -> None:
