@@ -6,7 +6,6 @@ API (as ``yimao build`` runs it: the caller's connection and transaction) and it
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
@@ -14,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from alembic import command
 from alembic.util import CommandError
 from sqlalchemy import inspect, text
 
@@ -23,7 +21,7 @@ from yimao_db import readings
 from yimao_db.building import build, current_revision, head_revision
 from yimao_db.db import writer_engine
 from yimao_db.journaling import add_note, record_outcome, tag
-from yimao_db.kb.migrating import alembic_config, script_directory
+from yimao_db.kb.migrating import move, script_directory
 
 ROOT = Path(__file__).resolve().parents[1]
 USER_TABLES = (
@@ -87,10 +85,7 @@ def downgrade(db: str, revision: str, *, force: bool = False) -> None:
     engine = writer_engine(db, building=True)
     try:
         with engine.begin() as conn:
-            cfg = alembic_config()
-            cfg.attributes["connection"] = conn
-            cfg.cmd_opts = argparse.Namespace(x=["force=1"] if force else [])
-            command.downgrade(cfg, revision)
+            move(conn, revision, down=True, x=["force=1"] if force else [])
     finally:
         engine.dispose()
 

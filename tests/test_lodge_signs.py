@@ -9,14 +9,12 @@ when it is installed).
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 from typing import Any
 
 import pytest
-from alembic import command
 from helpers import reading_view
 from sqlalchemy import Engine, text
 
@@ -24,7 +22,7 @@ from yimao_db import check as doctor
 from yimao_db.building import build, current_revision, head_revision
 from yimao_db.calendar.moment import moment_at
 from yimao_db.db import writer_engine
-from yimao_db.kb.migrating import alembic_config
+from yimao_db.kb.migrating import move
 from yimao_db.kb.rules import lodge_table, lodges
 from yimao_db.kb.rules.dusk import dusk_mansion
 from yimao_db.readings import cast
@@ -237,13 +235,7 @@ def _migrate(db: str, target: str, up: bool) -> None:
     engine = writer_engine(db, building=True)
     try:
         with engine.begin() as conn:
-            cfg = alembic_config()
-            cfg.attributes["connection"] = conn
-            cfg.cmd_opts = argparse.Namespace(x=[])
-            if up:
-                command.upgrade(cfg, target)
-            else:
-                command.downgrade(cfg, target)
+            move(conn, target, down=not up)
     finally:
         engine.dispose()
 

@@ -1,7 +1,7 @@
 """Migrations: step walks base → head → base → head, readings kept, no drift, one transaction.
 
-Every step runs as ``yimao build`` runs migrations: ``command.upgrade``/``downgrade`` with
-``cfg.attributes["connection"]`` set to a connection of :func:`yimao_db.db.writer_engine`
+Every step runs as ``yimao build`` runs migrations: alembic's upgrade or downgrade
+(:func:`yimao_db.kb.migrating.move`) on a connection of :func:`yimao_db.db.writer_engine`
 that is already inside its ``BEGIN IMMEDIATE`` transaction.
 
 Readings live in revision 0003: downgrading *past* 0003 drops the reading tables and with them
@@ -12,7 +12,6 @@ upgrades it keeping them.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import io
 import shutil
@@ -34,7 +33,7 @@ from yimao_db.cli import main
 from yimao_db.db import writer_engine
 from yimao_db.dialect import sqlite_schema_key
 from yimao_db.errors import DatabaseError
-from yimao_db.kb.migrating import alembic_config, script_directory
+from yimao_db.kb.migrating import alembic_config, move, script_directory
 from yimao_db.kb.rules.keys import KEY_COLUMNS
 from yimao_db.kb.schema import metadata
 from yimao_db.kb.views import contract, views
@@ -77,13 +76,7 @@ def step(engine: Engine, direction: str, *, force: bool = False) -> str | None:
     """One revision up (``+1``) or down (``-1``) in one transaction; returns the new revision.
     ``force``: ``-x force=1``, a downgrade may delete readings (tests/test_downgrade_data.py)."""
     with engine.begin() as conn:
-        cfg = alembic_config()
-        cfg.attributes["connection"] = conn
-        cfg.cmd_opts = argparse.Namespace(x=["force=1"] if force else [])
-        if direction == "+1":
-            command.upgrade(cfg, "+1")
-        else:
-            command.downgrade(cfg, "-1")
+        move(conn, direction, down=direction == "-1", x=["force=1"] if force else [])
         return current_revision(conn)
 
 

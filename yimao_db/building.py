@@ -215,16 +215,12 @@ def unknown_revision(current: str) -> str:
 
 def migrate(conn: Connection, target: str = "head") -> None:
     """Run the migrations up to ``target`` on ``conn``, inside its open transaction."""
-    from alembic import command
+    from yimao_db.kb.migrating import move
 
-    from yimao_db.kb.migrating import alembic_config
-
-    cfg = alembic_config()
-    cfg.attributes["connection"] = conn
     if _kill_requested("migration") and current_revision(conn) != head_revision():
-        command.upgrade(cfg, "+1")  # test hook: one revision, then die part-way
+        move(conn, "+1")  # test hook: one revision, then die part-way
         _test_kill("migration")
-    command.upgrade(cfg, target)
+    move(conn, target)
 
 
 def upgrade(conn: Connection, target: str = "head") -> None:

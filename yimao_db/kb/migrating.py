@@ -26,6 +26,7 @@ check that the head revisions agree with :func:`yimao_db.kb.views.views`.
 
 from __future__ import annotations
 
+import argparse
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ from typing import Protocol
 
 import sqlalchemy as sa
 from alembic.config import Config
+from alembic.runtime.environment import EnvironmentContext
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection
@@ -365,3 +367,26 @@ def script_directory() -> ScriptDirectory:
     bytecode was written), and a build asked for the head and the known revisions several
     times. A running migration reads its own (``op.get_context().script``)."""
     return ScriptDirectory.from_config(alembic_config())
+
+
+def move(conn: Connection, target: str, *, down: bool = False, x: Sequence[str] = ()) -> None:
+    """Upgrade ``conn`` to ``target`` (with ``down``: downgrade it), inside its open
+    transaction, as ``alembic upgrade``/``downgrade`` would with the ``-x`` arguments ``x``
+    (``force=1``). The revisions are those read once in the process
+    (:func:`script_directory`): alembic's commands read the directory, running every
+    revision's module, each time they are called (a walk of the revisions one step at a
+    time read them some 90 times)."""
+    cfg = alembic_config()
+    cfg.attributes["connection"] = conn
+    cfg.cmd_opts = argparse.Namespace(x=list(x))
+    script = script_directory()
+
+    def steps(revision: str, _context: MigrationContext) -> object:
+        if down:
+            return script._downgrade_revs(target, revision)
+        return script._upgrade_revs(target, revision)
+
+    with EnvironmentContext(
+        cfg, script, fn=steps, as_sql=False, starting_rev=None, destination_rev=target
+    ):
+        script.run_env()
