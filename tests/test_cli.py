@@ -417,6 +417,17 @@ def _sigint_after_commit(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
 COMMITTED_NOTE = "note: Ctrl-C came after the commit: what was written stays\n"
 
 
+def _one_reading_and_a_file(db: str, folder: Path, argv: list[str]) -> list[str]:
+    """Cast reading 1 into ``db``; ``argv`` with ``IMPORT`` replaced by a file of one
+    reading to import."""
+    from yimao_db.readings import cast
+
+    cast("789678", pillars=PILLARS, db=db)
+    csv = folder / "one.csv"
+    csv.write_text("lines,at\n789678,2024-01-01T09:00\n", encoding="utf-8")
+    return [str(csv) if a == "IMPORT" else a for a in argv]
+
+
 @pytest.mark.parametrize(
     ("argv", "said", "written"),
     [
@@ -446,13 +457,9 @@ def test_ctrl_c_right_after_the_commit_reports_what_was_written(
 
     from yimao_db.db import reader_engine
     from yimao_db.journaling import tag
-    from yimao_db.readings import cast
 
-    cast("789678", pillars=PILLARS, db=fresh_db)
+    argv = _one_reading_and_a_file(fresh_db, tmp_path, argv)
     tag(1, ["old"], db=fresh_db)
-    csv = tmp_path / "one.csv"
-    csv.write_text("lines,at\n789678,2024-01-01T09:00\n", encoding="utf-8")
-    argv = [str(csv) if a == "IMPORT" else a for a in argv]
     engine = reader_engine(fresh_db)
     with engine.connect() as conn:
         before = [tuple(r) for r in conn.execute(text(written))]
@@ -495,12 +502,8 @@ def test_ctrl_c_as_the_command_returns(
 
     from yimao_db import sigint
     from yimao_db.db import reader_engine
-    from yimao_db.readings import cast
 
-    cast("789678", pillars=PILLARS, db=fresh_db)
-    csv = tmp_path / "one.csv"
-    csv.write_text("lines,at\n789678,2024-01-01T09:00\n", encoding="utf-8")
-    argv = [str(csv) if a == "IMPORT" else a for a in argv]
+    argv = _one_reading_and_a_file(fresh_db, tmp_path, argv)
     real = sigint.armed
 
     @contextlib.contextmanager

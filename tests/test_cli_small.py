@@ -120,14 +120,19 @@ sys.exit(main())
 """
 
 
-def _wrapped(*argv: str) -> subprocess.CompletedProcess[str]:
+def _python(source: str, *argv: str) -> subprocess.CompletedProcess[str]:
+    """Python running ``source`` with ``argv``, in a process of its own."""
     return subprocess.run(
-        [sys.executable, "-c", _WRAPPER, *argv],
+        [sys.executable, "-c", source, *argv],
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
     )
+
+
+def _wrapped(*argv: str) -> subprocess.CompletedProcess[str]:
+    return _python(_WRAPPER, *argv)
 
 
 def test_a_command_ends_its_process_after_its_exit_functions_and_output(fresh_db: str) -> None:
@@ -254,13 +259,7 @@ def test_an_engine_left_open_is_closed_before_the_process_ends(sqlite_built_db: 
     """A connection a command left in its engine's pool (a Ctrl-C that stopped its disposal)
     is closed when the command is done: SQLite's last connection to the WAL database removes
     the -wal and -shm files, which Python's teardown no longer does."""
-    proc = subprocess.run(
-        [sys.executable, "-c", _LEFT_OPEN, sqlite_built_db],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    proc = _python(_LEFT_OPEN, sqlite_built_db)
     assert proc.returncode == 0, proc.stderr
     assert not Path(sqlite_built_db + "-wal").exists()
     assert not Path(sqlite_built_db + "-shm").exists()
@@ -289,13 +288,7 @@ def test_a_connection_lost_by_an_interrupted_command_is_closed(sqlite_built_db: 
     (once in some 300 imports under bursts of Ctrl-C every 2 ms): when the interrupted
     command's process ends, every SQLite connection still open is closed, its open
     statement first, and the -wal and -shm files go with the last one."""
-    proc = subprocess.run(
-        [sys.executable, "-c", _LOST, sqlite_built_db],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    proc = _python(_LOST, sqlite_built_db)
     assert (proc.returncode, proc.stderr) == (130, "interrupted\n")
     assert not Path(sqlite_built_db + "-wal").exists()
     assert not Path(sqlite_built_db + "-shm").exists()
