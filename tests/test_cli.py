@@ -267,6 +267,25 @@ def test_unknown_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Traceback" not in err
 
 
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["cast", "789678", "--bogus"], "unrecognized arguments: --bogus; see `yimao cast --help`"),
+        (["-x", "cast", "789678"], "unrecognized arguments: -x; see `yimao --help`"),
+        (["stats", "--by", "nonsense"], "(choose from 'all', "),
+        (["show"], "the following arguments are required: hexagram_or_name; see `yimao show"),
+    ],
+)
+def test_a_usage_error_is_one_line_naming_the_help(
+    capsys: pytest.CaptureFixture[str], argv: list[str], said: str
+) -> None:
+    """What argparse refuses is one line like any refused input (no usage lines before it),
+    naming the help of the command the error belongs to."""
+    code, out, err = run(capsys, *argv)
+    assert (code, out, err.count("\n")) == (2, "", 1), err
+    assert err.startswith("error: ") and said in err, err
+
+
 def test_no_command(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys)
     assert code == 2
@@ -871,3 +890,53 @@ def test_the_command_leaves_unsaid_only_a_ctrl_c_python_could_not_raise(
     ):
         Finalized(exc)
     assert [str(e) for e in printed] == ["something else"]
+
+
+ESCAPE_RUNNER = """
+import os, signal, sys
+from yimao_db import cli, sigint
+from yimao_db.commands import readings
+WHEN = sys.argv.pop(1)
+real_settle = cli._settle
+def settle(said):  # a second real Ctrl-C lands as the first one is being settled
+    os.kill(os.getpid(), signal.SIGINT)
+    (lambda: None)()  # a call: where Python raises KeyboardInterrupt for it
+    return real_settle(said)
+cli._settle = settle
+if WHEN == "before-commit":  # the first Ctrl-C while the cast runs
+    def cmd_cast(args):
+        raise KeyboardInterrupt
+    readings.cmd_cast = cmd_cast
+else:  # the first once the cast has committed and returned (Python's handler back)
+    real_deferred = sigint.deferred
+    def deferred():
+        os.kill(os.getpid(), signal.SIGINT)
+        (lambda: None)()
+        return real_deferred()
+    sigint.deferred = deferred
+sys.exit(cli.main())
+"""
+
+
+@pytest.mark.parametrize("when", ["before-commit", "after-commit"])
+def test_a_second_ctrl_c_that_escapes_the_report_is_settled(fresh_db: str, when: str) -> None:
+    """A second Ctrl-C that lands as the first is being reported escapes the command's own
+    report; the process then settles it with Ctrl-C ignored: ``interrupted`` and 130 with
+    nothing written, or, for a command that returned after its commit, the note and its
+    status (it ended with exit 130 and nothing on stderr, the reading stored)."""
+    from sqlalchemy import text
+
+    from yimao_db.db import reader_engine
+
+    argv = [when, "cast", "789678", "--pillars", PILLARS, "--db", fresh_db]
+    proc = run_runner(ESCAPE_RUNNER, argv)
+    engine = reader_engine(fresh_db)
+    with engine.connect() as conn:
+        readings = conn.execute(text("SELECT COUNT(*) FROM reading")).scalar_one()
+    engine.dispose()
+    if when == "before-commit":
+        assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "interrupted\n")
+        assert readings == 0
+    else:
+        assert (proc.returncode, proc.stderr) == (0, COMMITTED_NOTE)
+        assert "Reading 1" in proc.stdout and readings == 1

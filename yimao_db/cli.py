@@ -143,9 +143,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     _quiet_library_logs()
     if argv is None:
         _quiet_interrupted_finalizers()
-    code = INTERRUPTED
+    said = _Said()
+    code: int | None = None
     try:
-        code = _run(argv)
+        code = _run(argv, said)
     except KeyboardInterrupt:  # another Ctrl-C while the first one was being reported
         if argv is not None:
             raise
@@ -156,11 +157,49 @@ def main(argv: Sequence[str] | None = None) -> int:
                 break
             except KeyboardInterrupt:
                 continue
+        if code is None and argv is None:  # a Ctrl-C escaped the reporting; none can come now
+            code = _settle(said)
         with sigint.ignored():  # the command is done: a Ctrl-C now changes nothing
-            _tidy(ending=argv is None, interrupted=code == INTERRUPTED)
+            _tidy(ending=argv is None, interrupted=code in (None, INTERRUPTED))
+    status = INTERRUPTED if code is None else code  # None only until settled above
     if argv is None:
-        _end_process(code)
-    return code
+        _end_process(status)
+    return status
+
+
+class _Said:
+    """What the command line has done and said so far: the command's status once its
+    handler returned, and whether the note of a Ctrl-C after the commit, or
+    ``interrupted``, has been written (:func:`_settle`)."""
+
+    def __init__(self) -> None:
+        self.code: int | None = None
+        self.noted = False
+        self.interrupted = False
+
+
+def _say(said: _Said, what: str) -> None:
+    """Write the note (``what`` ``noted``) or ``interrupted``, once, with Ctrl-C ignored
+    meanwhile: another Ctrl-C in a burst neither cuts the line short nor says it twice."""
+    line = COMMITTED_NOTE if what == "noted" else "interrupted\n"
+    while not getattr(said, what):
+        try:
+            with sigint.ignored():
+                _tell(line)
+                setattr(said, what, True)
+        except KeyboardInterrupt:
+            continue
+
+
+def _settle(said: _Said) -> int:
+    """The status of a command line whose reporting a second Ctrl-C cut short (it escaped
+    :func:`_run`), said as :func:`_run` would have: a command that returned after its
+    commit stands, with the note; any other is interrupted."""
+    if said.code is not None and sigint.committed():
+        _say(said, "noted")
+        return said.code
+    _say(said, "interrupted")
+    return INTERRUPTED
 
 
 def _quiet_library_logs() -> None:
@@ -273,36 +312,31 @@ def _tidy(*, ending: bool, interrupted: bool) -> None:
 COMMITTED_NOTE = "note: Ctrl-C came after the commit: what was written stays\n"
 
 
-def _run(argv: Sequence[str] | None) -> int:
+def _run(argv: Sequence[str] | None, said: _Said) -> int:
     args: argparse.Namespace | None = None
-    code: int | None = None  # the command's status, once it has returned
-    noted = False
     try:
         if argv is None:
             argv = sys.argv[1:]
         args, extras = make_parser(argv).parse_known_args(argv)
-        if extras:  # named with the command's own help, not the whole command line's
+        if extras:  # named with the help of the command they follow
             unknown = f"unrecognized arguments: {' '.join(extras)}"
-            raise UsageError(_see_help(unknown, f"yimao {args.command}"))
+            first, command = extras[0], args.command
+            top = first in argv and command in argv and argv.index(first) < argv.index(command)
+            raise UsageError(_see_help(unknown, "yimao" if top else f"yimao {args.command}"))
         for name, value in vars(args).items():
             if value == []:  # argparse turns an option value of exactly "--" into []
                 option = name.replace("_", "-")
                 raise UsageError(f"--{option} needs a value ('--' alone is not one)")
         handler: Handler = args.handler
         with sigint.armed():
-            code = handler(args)
+            said.code = handler(args)
         if sigint.deferred():
-            noted = True
-            _tell(COMMITTED_NOTE)
-        return code
+            _say(said, "noted")
+        return said.code
     except _Finished:
         return 0
     except KeyboardInterrupt:
-        if code is not None and sigint.committed():  # as the command returned: it stands
-            if not noted:
-                _tell(COMMITTED_NOTE)
-            return code
-        return _interrupted()
+        return _settle(said)  # as the command returned after its commit: it stands
     except BrokenPipeError:
         _quiet_stdout()
         return 0
@@ -310,24 +344,9 @@ def _run(argv: Sequence[str] | None) -> int:
         try:
             message, code = explain(exc, args)
         except KeyboardInterrupt:
-            return _interrupted()
+            return _settle(said)
         _tell(message + "\n")
         return code
-
-
-def _interrupted() -> int:
-    """Say ``interrupted``, once, with Ctrl-C ignored meanwhile: another Ctrl-C in a burst
-    neither cuts the line short nor says it twice (it ended some commands with exit 130
-    and nothing on stderr)."""
-    said = False
-    while not said:
-        try:
-            with sigint.ignored():
-                _tell("interrupted\n")
-                said = True
-        except KeyboardInterrupt:
-            continue
-    return INTERRUPTED
 
 
 def _tell(line: str) -> None:
