@@ -48,7 +48,7 @@ def serve(site: Site, meta: dict[str, Any], groups: list[Group], sock: socket.so
     config = uvicorn.Config(
         ds.app(),
         log_level="warning",
-        lifespan="on",
+        lifespan="off",  # datasette started above (invoke_startup); no lifespan task to cancel
         workers=1,
         limit_concurrency=MAX_CONNECTIONS,
     )
