@@ -13,6 +13,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import run
@@ -940,3 +941,68 @@ def test_a_second_ctrl_c_that_escapes_the_report_is_settled(fresh_db: str, when:
     else:
         assert (proc.returncode, proc.stderr) == (0, COMMITTED_NOTE)
         assert "Reading 1" in proc.stdout and readings == 1
+
+
+INJECT_RUNNER = """
+import importlib, os, signal, sys
+from yimao_db import cli
+module, name = sys.argv.pop(1).split(":")
+where = importlib.import_module(module)
+real = getattr(where, name)
+def injected(*args, **kwargs):  # a real Ctrl-C lands as this is called
+    os.kill(os.getpid(), signal.SIGINT)
+    (lambda: None)()  # a call: where Python raises KeyboardInterrupt for it
+    return real(*args, **kwargs)
+setattr(where, name, injected)
+sys.exit(cli.main())
+"""
+
+
+def _injected(where: str, argv: list[str], stdout: Any) -> subprocess.CompletedProcess[str]:
+    """``yimao ARGV`` in a process of its own, a Ctrl-C landing as ``where``
+    (``module:function``) is called; stdout to ``stdout``, unbuffered."""
+    env = {k: v for k, v in os.environ.items() if k not in (ENV_VAR, "YIMAO_DEBUG")}
+    env["PYTHONUNBUFFERED"] = "1"
+    return subprocess.run(
+        [sys.executable, "-c", INJECT_RUNNER, where, *argv],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_a_ctrl_c_after_the_write_while_its_failure_or_output_is_handled(
+    fresh_db: str, tmp_path: Path
+) -> None:
+    """A Ctrl-C that lands after the write, while what came after it is handled, never says
+    `interrupted` (exit 130 promises that nothing was written; it was said after a stored
+    cast whose chart could not be shown, or whose reader had gone, and after an export):
+    the note, and the command's status."""
+    from sqlalchemy import text
+
+    from yimao_db.db import reader_engine
+
+    cast = ["cast", "789678", "--pillars", PILLARS, "--db", fresh_db]
+    with open("/dev/full", "w", encoding="utf-8") as full:  # the chart cannot be shown
+        proc = _injected("yimao_db.cli:explain", cast, full)
+    assert (proc.returncode, proc.stderr) == (2, COMMITTED_NOTE)
+    read, write = os.pipe()
+    os.close(read)  # the chart's reader has gone
+    try:
+        proc = _injected("yimao_db.cli:_quiet_stdout", cast, write)
+    finally:
+        os.close(write)
+    assert (proc.returncode, proc.stderr) == (0, COMMITTED_NOTE)
+    engine = reader_engine(fresh_db)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT COUNT(*) FROM reading")).scalar_one() == 2
+    engine.dispose()
+    folder = tmp_path / "export"
+    export = ["export", str(folder), "--db", fresh_db]
+    proc = _injected("yimao_db.commands.data:out", export, subprocess.PIPE)
+    assert (proc.returncode, proc.stdout) == (0, "")
+    assert proc.stderr == f"note: Ctrl-C came after the export to {folder}: it stays\n"
+    assert (folder / "README.md").is_file()

@@ -139,13 +139,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     the command to the end of the process: a Ctrl-C as Python exits would otherwise end the
     process by SIGINT (status 130 to a shell) after the command printed what it did; and the
     process ends right there (:func:`_end_process`)."""
-    _closed_streams()
-    _quiet_library_logs()
-    if argv is None:
-        _quiet_interrupted_finalizers()
     said = _Said()
     code: int | None = None
     try:
+        _closed_streams()
+        _quiet_library_logs()
+        if argv is None:
+            _quiet_interrupted_finalizers()
         code = _run(argv, said)
     except KeyboardInterrupt:  # another Ctrl-C while the first one was being reported
         if argv is not None:
@@ -168,38 +168,48 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 class _Said:
-    """What the command line has done and said so far: the command's status once its
-    handler returned, and whether the note of a Ctrl-C after the commit, or
-    ``interrupted``, has been written (:func:`_settle`)."""
+    """What the command line has done and said so far (:func:`_settle`): the command's
+    status once its handler returned, whether it failed and with which status, and the
+    lines written (each once). Made without a call of Python's (no ``__init__``): a
+    Ctrl-C cannot land in it before :func:`main` can take it."""
 
-    def __init__(self) -> None:
-        self.code: int | None = None
-        self.noted = False
-        self.interrupted = False
+    code: int | None = None
+    raised = False  # the command failed (an exception other than Ctrl-C)
+    failed: tuple[str, int] | None = None  # the failure's line and status
+    said: tuple[str, ...] = ()
 
 
-def _say(said: _Said, what: str) -> None:
-    """Write the note (``what`` ``noted``) or ``interrupted``, once, with Ctrl-C ignored
-    meanwhile: another Ctrl-C in a burst neither cuts the line short nor says it twice."""
-    line = COMMITTED_NOTE if what == "noted" else "interrupted\n"
-    while not getattr(said, what):
+def _say(said: _Said, line: str) -> None:
+    """Write ``line`` on stderr once, with Ctrl-C ignored meanwhile: another Ctrl-C in a
+    burst neither cuts it short nor has it written twice."""
+    while line not in said.said:
         try:
             with sigint.ignored():
                 _tell(line)
-                setattr(said, what, True)
+                said.said = (*said.said, line)
         except KeyboardInterrupt:
             continue
 
 
 def _settle(said: _Said) -> int:
-    """The status of a command line whose reporting a second Ctrl-C cut short (it escaped
-    :func:`_run`), said as :func:`_run` would have: a command that returned after its
-    commit stands, with the note; any other is interrupted."""
-    if said.code is not None and sigint.committed():
-        _say(said, "noted")
+    """The status of a command line a Ctrl-C cut short, and the line that says so: a
+    failure already told keeps its status; after a commit (or the files of an export) the
+    write stands, with a note, and the command's status (its failure's if it failed, 2 if
+    the failure was not yet explained, else 0); anything else is interrupted, with nothing
+    written."""
+    if said.failed is not None and said.failed[0] in said.said:
+        return said.failed[1]
+    stays = sigint.what_stays()
+    if stays is None:
+        _say(said, "interrupted\n")
+        return INTERRUPTED
+    stands = f"note: Ctrl-C came after {stays}: it stays\n"
+    _say(said, COMMITTED_NOTE if sigint.committed() else stands)
+    if said.code is not None:
         return said.code
-    _say(said, "interrupted")
-    return INTERRUPTED
+    if said.failed is not None:
+        return said.failed[1]
+    return UsageError.exit_code if said.raised else 0  # a failure not yet explained: 2
 
 
 def _quiet_library_logs() -> None:
@@ -331,21 +341,24 @@ def _run(argv: Sequence[str] | None, said: _Said) -> int:
         with sigint.armed():
             said.code = handler(args)
         if sigint.deferred():
-            _say(said, "noted")
+            _say(said, COMMITTED_NOTE)
         return said.code
     except _Finished:
         return 0
     except KeyboardInterrupt:
-        return _settle(said)  # as the command returned after its commit: it stands
+        return _settle(said)
     except BrokenPipeError:
+        said.code = 0  # the reader has gone: it had what it read
         _quiet_stdout()
         return 0
     except Exception as exc:  # every failure ends here as one line
+        said.raised = True
         try:
             message, code = explain(exc, args)
         except KeyboardInterrupt:
             return _settle(said)
-        _tell(message + "\n")
+        said.failed = (message + "\n", code)
+        _say(said, said.failed[0])
         return code
 
 
@@ -354,7 +367,7 @@ def _tell(line: str) -> None:
     disk) loses it, and the exit code still tells."""
     try:
         sys.stderr.write(line)
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):  # AttributeError: started closed (None)
         pass
 
 
