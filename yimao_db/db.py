@@ -40,6 +40,7 @@ import gc
 import os
 import sqlite3
 import stat
+import threading
 import time
 import weakref
 from collections.abc import Sequence
@@ -531,10 +532,13 @@ def close_engines(*, lost: bool = False) -> None:
     ``lost`` (the process is about to end after a Ctrl-C): every SQLite connection of the
     process still open is closed too, its cursors first. A Ctrl-C inside SQLAlchemy can
     lose a connection between its pool and its closing (seen once in some 300 imports
-    under bursts of Ctrl-C); no pool closes it then, and the -wal and -shm files stayed."""
+    under bursts of Ctrl-C); no pool closes it then, and the -wal and -shm files stayed.
+    Only when no other thread runs: one may be inside a call on its connection that it
+    cannot leave (``yimao sql``'s runner, stopped in a single long SQLite call), and
+    closing that connection would wait for it."""
     for engine in list(_OPENED):
         engine.dispose()
-    if lost:
+    if lost and threading.active_count() == 1:
         found = [o for o in gc.get_objects() if isinstance(o, sqlite3.Cursor | sqlite3.Connection)]
         for obj in sorted(found, key=lambda o: isinstance(o, sqlite3.Connection)):
             with contextlib.suppress(sqlite3.Error):
