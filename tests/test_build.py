@@ -152,7 +152,7 @@ def test_hidden_relatives_are_absent_from_their_hexagram(conn: Connection) -> No
 
 @pytest.mark.parametrize("inv", invariants.INVARIANTS, ids=lambda inv: inv.name)
 def test_invariant_holds(conn: Connection, inv: invariants.Invariant) -> None:
-    assert conn.execute(text(inv.sql)).fetchmany(10) == []
+    assert conn.execute(text(inv.sql_for(conn))).fetchmany(10) == []
 
 
 def test_invariants_detect_a_broken_row(fresh_db: str) -> None:
@@ -166,6 +166,58 @@ def test_invariants_detect_a_broken_row(fresh_db: str) -> None:
     finally:
         engine.dispose()
     assert "every hexagram has six lines, one world, one response and two between lines" in names
+
+
+# damage to the stays of the lodges, each at its own date: a lodge skipped, a gap, an overlap,
+# a stay removed, a stay inside another
+LODGE_DAMAGE = (
+    "UPDATE lodge_ingress SET mansion = '角' "
+    "WHERE body = '月' AND starts_at = '2026-01-01T05:16:08Z'",
+    "UPDATE lodge_ingress SET ends_at = '2026-12-23T13:32:27Z' "
+    "WHERE body = '日' AND starts_at = '2026-12-06T20:17:48Z'",
+    "UPDATE lodge_ingress SET ends_at = '1950-01-01T00:00:00Z' "
+    "WHERE body = '日' AND starts_at < '1950-01-01T00:00:00Z' AND ends_at > '1949-12-01T00:00:00Z'",
+    "DELETE FROM lodge_ingress WHERE body = '月' AND starts_at = "
+    "(SELECT MIN(starts_at) FROM lodge_ingress WHERE body = '月' AND starts_at > '2000-01-01')",
+    "INSERT INTO lodge_ingress VALUES ('日', '2080-06-01T00:00:00Z', '2080-06-02T00:00:00Z', '角')",
+)
+
+
+def test_an_invariant_written_for_sqlite_finds_what_its_query_finds(fresh_db: str) -> None:
+    """The lodges' invariant has a second form for SQLite's planner: on every damage tried,
+    both find the same stays (each form runs on either backend)."""
+    twice = [inv for inv in invariants.INVARIANTS if inv.sqlite_sql is not None]
+    assert [inv.needs for inv in twice] == [("lodge_ingress",)]
+    engine = writer_engine(fresh_db)
+    try:
+        with engine.connect() as c:
+            trans = c.begin()
+            for damage in LODGE_DAMAGE:
+                c.execute(text(damage))
+            found = [
+                (
+                    sorted(map(tuple, c.execute(text(inv.sql)))),
+                    sorted(map(tuple, c.execute(text(q)))),
+                )
+                for inv in twice
+                for q in [inv.sqlite_sql or ""]
+            ]
+            trans.rollback()
+    finally:
+        engine.dispose()
+    stays = [
+        ("日", "1949-11-28T22:50:19Z"),  # the overlaps: four stays made to end at 1950
+        ("日", "1949-12-05T23:09:51Z"),
+        ("日", "1949-12-22T18:13:35Z"),
+        ("日", "1949-12-31T18:22:57Z"),
+        ("日", "2026-12-06T20:17:48Z"),  # the gap
+        ("日", "2080-05-30T10:47:18Z"),  # the stay inserted inside this one, and itself
+        ("日", "2080-06-01T00:00:00Z"),
+        ("月", "1999-12-31T16:48:55Z"),  # before the stay removed
+        ("月", "2025-12-31T13:07:14Z"),  # before and at the lodge skipped
+        ("月", "2026-01-01T05:16:08Z"),
+    ]
+    assert found == [(stays, stays)]
 
 
 def test_every_invariant_is_structural_and_says_why() -> None:

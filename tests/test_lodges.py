@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 from helpers import seed_script, seeded
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlalchemy import create_engine, text
 
 from yimao_db import check as doctor
@@ -204,6 +206,14 @@ def test_the_ingresses_are_in_the_order_of_the_mansions(body: str) -> None:
     assert shortest < min(stays) and max(stays) < longest
     assert rows[0]["starts_at"] < "1901-01-01T00:00:00Z" < rows[1]["starts_at"]
     assert rows[-1]["starts_at"] < "2101-01-01T00:00:00Z" < rows[-1]["ends_at"]
+
+
+@given(st.integers(min_value=lodges.year_start(1), max_value=lodges.year_start(9999) + 86399))
+def test_utc_text_is_the_iso_text_of_the_instant(seconds: int) -> None:
+    day, rest = divmod(seconds, 86400)
+    at = datetime.fromordinal(day) + timedelta(seconds=rest)
+    assert lodges.format_utc(seconds) == at.isoformat() + "Z"
+    assert lodges.parse_utc(lodges.format_utc(seconds)) == seconds
 
 
 def test_utc_text_round_trips() -> None:

@@ -27,6 +27,15 @@ class Invariant(NamedTuple):
     why: str  # "count: …", "totality: …" or "consistency: …": what kind, and why it is here
     sql: str
     needs: tuple[str, ...] = ()  # tables an older revision may lack: skipped without them
+    # the same query written for SQLite's planner, where the one above is slow there (the
+    # tests hold the two to the same rows on every damage they try)
+    sqlite_sql: str | None = None
+
+    def sql_for(self, conn: Connection) -> str:
+        """The query to run on ``conn``'s backend."""
+        if self.sqlite_sql is not None and conn.dialect.name == "sqlite":
+            return self.sqlite_sql
+        return self.sql
 
 
 KINDS = ("count", "totality", "consistency")
@@ -117,7 +126,10 @@ SIGN_INVARIANTS: tuple[Invariant, ...] = (
 
 
 # lodge_ingress (revision 0010): the stays of a body, in time order, follow one another
-# without a gap or an overlap, each in the lodge after the one before (mansion.ordinal)
+# without a gap or an overlap, each in the lodge after the one before (mansion.ordinal).
+# Each stay is compared with the next of its body: found by a window on PostgreSQL, by a
+# search of the primary key on SQLite (its windows took 0.15 s of every build's 1 s for the
+# eighty thousand stays, the search 0.09 s; PostgreSQL's plan of the search took 1 s).
 LODGE_INVARIANTS: tuple[Invariant, ...] = (
     Invariant(
         "each stay of the sun or the moon in a lodge ends where the next begins, in the next lodge",
@@ -133,6 +145,16 @@ LODGE_INVARIANTS: tuple[Invariant, ...] = (
            WHERE x.next_start IS NOT NULL
              AND (x.ends_at <> x.next_start OR b.ordinal <> a.ordinal % 28 + 1)""",
         ("lodge_ingress",),
+        sqlite_sql="""SELECT x.body, x.starts_at FROM (
+             SELECT i.body, i.starts_at, i.ends_at, i.mansion,
+                    (SELECT n.starts_at FROM lodge_ingress n
+                     WHERE n.body = i.body AND n.starts_at > i.starts_at
+                     ORDER BY n.starts_at LIMIT 1) AS next_start
+             FROM lodge_ingress i) x
+           JOIN lodge_ingress y ON y.body = x.body AND y.starts_at = x.next_start
+           JOIN mansion a ON a.name = x.mansion
+           LEFT JOIN mansion b ON b.name = y.mansion
+           WHERE x.ends_at <> y.starts_at OR b.ordinal <> a.ordinal % 28 + 1""",
     ),
 )
 
@@ -208,7 +230,7 @@ def violations(conn: Connection) -> list[tuple[str, list[tuple[object, ...]]]]:
     for inv in INVARIANTS:
         if not set(inv.needs) <= present:
             continue
-        rows = [tuple(r) for r in conn.execute(text(inv.sql)).fetchmany(10)]
+        rows = [tuple(r) for r in conn.execute(text(inv.sql_for(conn))).fetchmany(10)]
         if rows:
             failed.append((inv.name, rows))
     return failed

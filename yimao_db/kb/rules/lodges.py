@@ -92,12 +92,15 @@ def utc_seconds(at: datetime) -> int:
     return utc.toordinal() * DAY + utc.hour * 3600 + utc.minute * 60 + utc.second
 
 
+# the text of each minute and each second of a day: a build formats eighty thousand instants
+_MINUTES = tuple(f"T{h:02d}:{m:02d}:" for h in range(24) for m in range(60))
+_SECONDS = tuple(f"{s:02d}Z" for s in range(60))
+
+
 def format_utc(seconds: int) -> str:
     """UTC clock seconds as ``YYYY-MM-DDTHH:MM:SSZ``."""
     day, rest = divmod(seconds, DAY)
-    hour, rest = divmod(rest, 3600)
-    minute, second = divmod(rest, 60)
-    return f"{_date_text(day)}T{hour:02d}:{minute:02d}:{second:02d}Z"
+    return _date_text(day) + _MINUTES[rest // 60] + _SECONDS[rest % 60]
 
 
 @cache
