@@ -445,6 +445,20 @@ def test_seeded_columns_convert_nothing(url: str) -> None:
     assert {len({tuple(r) for r in rows}) for rows in tables.values()} == {1}  # same keys
 
 
+def test_seeded_values_are_plain() -> None:
+    """Seeded values are the driver's own types: a subclass of str (SQLAlchemy's names of
+    tables and columns) made sqlite3 look for an adapter on each of them."""
+    plain = (str, int, float, type(None))
+    odd = {
+        (name, key, type(value).__name__)
+        for name, rows in seeding.compute_tables().items()
+        for row in rows
+        for key, value in row.items()
+        if type(value) not in plain
+    }
+    assert odd == set()
+
+
 def test_first_build_reports_creation(empty_db: str) -> None:
     report = build(empty_db)
     assert report.before is None

@@ -140,7 +140,9 @@ def sync(conn: Connection, tables: Tables) -> SyncReport:
         key = _tuple_of([names.index(n) for n in pk])
         current = {key(t): t for t in map(tuple, current_rows(conn, table, names))}
         gone = sorted(current.keys() - wanted.keys())
-        new = [wanted[k] for k in wanted.keys() - current.keys()]
+        # in the order the seed gives them (its primary key's, for the eighty thousand stays
+        # of lodge_ingress: SQLite inserts them in half the time of a set's order)
+        new = [r for k, r in wanted.items() if k not in current]
         changed_keys = [
             k for k, r in wanted.items() if (t := current.get(k)) is not None and t != values(r)
         ]
