@@ -723,6 +723,9 @@ REVIEWED = {
         "the name of a built-in from the module's own list (COSTLY, printf, format) and one ?"
         " per argument; every value is bound"
     ),
+    ("kb/invariants.py", "inv.sql_for(conn)"): (
+        "an invariant's query, a module constant, in its form for the connection's backend"
+    ),
     ("kb/invariants.py", "SELECT '{f.table}' AS t, sign, passage, basis FROM {f.table}"): (
         "the names of the family tables, from the registry of sign families (FAMILIES)"
     ),
