@@ -113,7 +113,8 @@ def stdio(db: str, *args: str, errlog: Path, mode: str = "auto") -> Iterator[Ses
 @contextmanager
 def http(db: str, *args: str) -> Iterator[tuple[Session, subprocess.Popen[str], list[str]]]:
     """``yimao mcp --db DB --http 127.0.0.1:0 ARGS``: the session, the process and the lines
-    it wrote to stdout (the first says where it serves); stopped with SIGTERM."""
+    it wrote to stdout (the first says where it serves), then to stderr once it has ended;
+    stopped with SIGTERM."""
     env = {**environment(), "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen(
         command(db, "--http", "127.0.0.1:0", *args),
@@ -133,7 +134,8 @@ def http(db: str, *args: str) -> Iterator[tuple[Session, subprocess.Popen[str], 
             lines.put(line)
 
     threading.Thread(target=pump, daemon=True).start()
-    threading.Thread(target=lambda: errors.extend(stderr), daemon=True).start()
+    reader = threading.Thread(target=lambda: errors.extend(stderr), daemon=True)
+    reader.start()
     try:
         try:
             first = lines.get(timeout=STARTUP_SECONDS)
@@ -148,6 +150,7 @@ def http(db: str, *args: str) -> Iterator[tuple[Session, subprocess.Popen[str], 
     finally:
         proc.terminate()
         proc.wait(timeout=STARTUP_SECONDS)
+        reader.join(timeout=STARTUP_SECONDS)  # all it wrote to stderr
         printed.extend(errors)
 
 

@@ -9,6 +9,7 @@ import json
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -584,6 +585,21 @@ def test_streamable_http_on_loopback(database: str, capsys: pytest.CaptureFixtur
     assert not [line for line in printed if "Traceback" in line or "error" in line.lower()]
     with pytest.raises(httpx.HTTPError):
         httpx.post(url, json={}, timeout=5)
+
+
+@pytest.mark.parametrize("gap", [None, 0.002, 0.02])
+def test_ctrl_c_stops_the_http_server_in_one_line(database: str, gap: float | None) -> None:
+    """Ctrl-C, or two at once (a key held down), with an assistant's session open:
+    `interrupted`, exit 130, nothing else. With the session manager run as the app's
+    lifespan task, uvicorn cancelled it at the second Ctrl-C and logged its traceback."""
+    with http(database) as (session, proc, printed):
+        assert session.data("chart", {"reading_id": 2})["primary_name"] == "天風姤"
+        proc.send_signal(signal.SIGINT)
+        if gap is not None:
+            time.sleep(gap)
+            proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 130
+    assert printed[1:] == ["interrupted\n"]
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ with a JSON-RPC error carrying the same line.
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import sys
 from collections.abc import Callable
@@ -206,7 +207,8 @@ def run_http(service: Service, sock: socket.socket, *, loopback: bool) -> None:
     import uvicorn
 
     host, port = sock.getsockname()[:2]
-    app = make_server(service).streamable_http_app(
+    server = make_server(service)
+    app = server.streamable_http_app(
         streamable_http_path=PATH,
         host=host,
         transport_security=_security(host, loopback),
@@ -217,5 +219,13 @@ def run_http(service: Service, sock: socket.socket, *, loopback: bool) -> None:
         "Ctrl-C stops)\n"
     )
     sys.stdout.flush()
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", workers=1)
-    uvicorn.Server(config).run(sockets=[sock])
+    # The session manager runs around the server, not as the app's lifespan task: uvicorn
+    # cancels that task at a second Ctrl-C and logs its traceback.
+    config = uvicorn.Config(app, log_level="warning", lifespan="off", workers=1)
+    http = uvicorn.Server(config)
+
+    async def main() -> None:
+        async with server.session_manager.run():
+            await http.serve(sockets=[sock])
+
+    asyncio.run(main())
