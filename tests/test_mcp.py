@@ -9,6 +9,7 @@ import json
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -598,6 +599,49 @@ def test_ctrl_c_stops_the_http_server_in_one_line(database: str, gap: float | No
         if gap is not None:
             time.sleep(gap)
             proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 130
+    assert printed[1:] == ["interrupted\n"]
+
+
+@pytest.mark.parametrize("gap", [0.002, 0.1])
+def test_ctrl_c_twice_with_an_event_stream_open(database: str, gap: float) -> None:
+    """Two Ctrl-Cs while an assistant holds the session's event stream (GET) open: one
+    line, exit 130. The sessions' task group wrapped the second Ctrl-C in an exception
+    group (exit 1, a traceback) and uvicorn logged the stream it cut short."""
+    import httpx
+
+    with http(database) as (_session, proc, printed):
+        url = printed[0].split(" at ", 1)[1].split()[0]
+        accept = {"Accept": "application/json, text/event-stream"}
+        hello = {"protocolVersion": "2025-06-18", "capabilities": {}}
+        hello["clientInfo"] = {"name": "test", "version": "1"}
+        answer = httpx.post(
+            url,
+            headers=accept,
+            timeout=30,
+            json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello},
+        )
+        headers = {
+            "Mcp-Session-Id": answer.headers["mcp-session-id"],
+            "Accept": "text/event-stream",
+        }
+        headers["MCP-Protocol-Version"] = "2025-06-18"
+        opened = threading.Event()
+
+        def listen() -> None:
+            try:
+                with httpx.stream("GET", url, headers=headers, timeout=60) as stream:
+                    opened.set()
+                    for _ in stream.iter_lines():
+                        pass
+            except httpx.HTTPError:
+                pass
+
+        threading.Thread(target=listen, daemon=True).start()
+        assert opened.wait(timeout=30)
+        proc.send_signal(signal.SIGINT)
+        time.sleep(gap)
+        proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30) == 130
     assert printed[1:] == ["interrupted\n"]
 

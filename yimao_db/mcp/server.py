@@ -12,6 +12,7 @@ with a JSON-RPC error carrying the same line.
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
 import sys
 from collections.abc import Callable
@@ -223,9 +224,31 @@ def run_http(service: Service, sock: socket.socket, *, loopback: bool) -> None:
     # cancels that task at a second Ctrl-C and logs its traceback.
     config = uvicorn.Config(app, log_level="warning", lifespan="off", workers=1)
     http = uvicorn.Server(config)
+    # Once the server is stopping (Ctrl-C, SIGTERM), a request it cuts short (an
+    # assistant's open event stream, a tool call) is the stop itself, not an error to log.
+    stopping = _Unless(lambda: http.should_exit)
+    logging.getLogger("uvicorn.error").addFilter(stopping)
 
     async def main() -> None:
         async with server.session_manager.run():
             await http.serve(sockets=[sock])
 
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    except BaseExceptionGroup as group:  # the sessions' task group wraps a Ctrl-C
+        if group.subgroup(KeyboardInterrupt) is None:
+            raise
+        raise KeyboardInterrupt from None
+    finally:
+        logging.getLogger("uvicorn.error").removeFilter(stopping)
+
+
+class _Unless(logging.Filter):
+    """Drops every record while ``condition()`` holds."""
+
+    def __init__(self, condition: Callable[[], bool]) -> None:
+        super().__init__()
+        self.condition = condition
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not self.condition()
