@@ -224,9 +224,12 @@ def run_http(service: Service, sock: socket.socket, *, loopback: bool) -> None:
     # cancels that task at a second Ctrl-C and logs its traceback.
     config = uvicorn.Config(app, log_level="warning", lifespan="off", workers=1)
     http = uvicorn.Server(config)
+
     # Once the server is stopping (Ctrl-C, SIGTERM), a request it cuts short (an
     # assistant's open event stream, a tool call) is the stop itself, not an error to log.
-    stopping = _Unless(lambda: http.should_exit)
+    def stopping(record: logging.LogRecord) -> bool:
+        return not http.should_exit
+
     logging.getLogger("uvicorn.error").addFilter(stopping)
 
     async def main() -> None:
@@ -241,14 +244,3 @@ def run_http(service: Service, sock: socket.socket, *, loopback: bool) -> None:
         raise KeyboardInterrupt from None
     finally:
         logging.getLogger("uvicorn.error").removeFilter(stopping)
-
-
-class _Unless(logging.Filter):
-    """Drops every record while ``condition()`` holds."""
-
-    def __init__(self, condition: Callable[[], bool]) -> None:
-        super().__init__()
-        self.condition = condition
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not self.condition()
