@@ -216,6 +216,16 @@ def test_utc_text_is_the_iso_text_of_the_instant(seconds: int) -> None:
     assert lodges.parse_utc(lodges.format_utc(seconds)) == seconds
 
 
+@given(st.lists(st.integers(min_value=lodges.year_start(1900), max_value=lodges.year_start(2102))))
+def test_utc_texts_of_many_instants_are_each_ones_text(seconds: list[int]) -> None:
+    # in time order, as a build formats them (a day's instants share its date), and not
+    for instants in (sorted(seconds), seconds):
+        assert lodges.format_utcs(instants) == [
+            (datetime.fromordinal(s // 86400) + timedelta(seconds=s % 86400)).isoformat() + "Z"
+            for s in instants
+        ]
+
+
 def test_utc_text_round_trips() -> None:
     for text_ in ("1901-01-01T00:00:00Z", "2026-12-21T20:50:14Z", "2100-12-31T23:59:59Z"):
         assert lodges.format_utc(lodges.parse_utc(text_)) == text_

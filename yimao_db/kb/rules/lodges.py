@@ -26,9 +26,11 @@ table has its whole stay (:func:`ingress_rows`).
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from functools import cache
+from itertools import accumulate, cycle, islice, pairwise
 
 from yimao_db.kb.facts import facts
 from yimao_db.kb.rules import lodge_table
@@ -43,6 +45,7 @@ __all__ = [
     "Ingress",
     "LodgeTableError",
     "format_utc",
+    "format_utcs",
     "ingress_rows",
     "ingresses",
     "lodge_at",
@@ -99,13 +102,20 @@ _SECONDS = tuple(f"{s:02d}Z" for s in range(60))
 
 def format_utc(seconds: int) -> str:
     """UTC clock seconds as ``YYYY-MM-DDTHH:MM:SSZ``."""
-    day, rest = divmod(seconds, DAY)
-    return _date_text(day) + _MINUTES[rest // 60] + _SECONDS[rest % 60]
+    return format_utcs([seconds])[0]
 
 
-@cache
-def _date_text(day: int) -> str:
-    return date.fromordinal(day).isoformat()
+def format_utcs(seconds: Iterable[int]) -> list[str]:
+    """:func:`format_utc` of each of ``seconds``; a run of instants on one day formats its
+    date once (a build formats eighty thousand instants in time order)."""
+    texts: list[str] = []
+    last, date_text = None, ""
+    for s in seconds:
+        day, rest = divmod(s, DAY)
+        if day != last:
+            last, date_text = day, date.fromordinal(day).isoformat()
+        texts.append(date_text + _MINUTES[rest // 60] + _SECONDS[rest % 60])
+    return texts
 
 
 def parse_utc(text: str) -> int:
@@ -128,6 +138,14 @@ def _damaged(body: str, year: int, why: str) -> LodgeTableError:
     return LodgeTableError(f"the shipped lodge table is damaged at {body} {year}: {why}")
 
 
+def _is_base36(chunk: str) -> bool:
+    try:
+        int(chunk, 36)
+    except ValueError:
+        return False
+    return True
+
+
 @cache
 def _year(body: str, year: int) -> tuple[int, tuple[int, ...]]:
     """(index of the lodge in force at the year's start, the year's ingress instants)."""
@@ -137,17 +155,15 @@ def _year(body: str, year: int) -> tuple[int, tuple[int, ...]]:
     if not line or line[0] not in mansions or (len(line) - 1) % width:
         raise _damaged(body, year, "not a lodge followed by whole intervals")
     start, end = year_start(year), year_start(year + 1)
-    instants: list[int] = []
-    at = start
-    for i in range(1, len(line), width):
-        try:
-            step = int(line[i : i + width], 36)
-        except ValueError:
-            raise _damaged(body, year, f"{line[i : i + width]!r} is not base 36") from None
-        if step <= 0:
-            raise _damaged(body, year, "an interval that is not positive")
-        at += step
-        instants.append(at)
+    chunks = [line[i : i + width] for i in range(1, len(line), width)]
+    try:
+        steps = [int(chunk, 36) for chunk in chunks]
+    except ValueError:
+        bad = next(c for c in chunks if not _is_base36(c))
+        raise _damaged(body, year, f"{bad!r} is not base 36") from None
+    if steps and min(steps) <= 0:
+        raise _damaged(body, year, "an interval that is not positive")
+    instants = list(accumulate(steps, initial=start))[1:]
     if instants and instants[-1] >= end:
         raise _damaged(body, year, "an ingress after the end of the year")
     return mansions.index(line[0]), tuple(instants)
@@ -229,15 +245,11 @@ def ingress_rows() -> list[dict[str, str]]:
     rows: list[dict[str, str]] = []
     for body in BODIES:
         first, instants = _chain(body)
-        texts = [format_utc(s) for s in instants]
+        texts = format_utcs(instants)
+        lodges = islice(cycle(mansions[first:] + mansions[:first]), len(texts) - 1)
         rows.extend(
-            {
-                "body": body,
-                "starts_at": texts[k],
-                "ends_at": texts[k + 1],
-                "mansion": mansions[(first + k) % len(mansions)],
-            }
-            for k in range(len(texts) - 1)
+            {"body": body, "starts_at": starts, "ends_at": ends, "mansion": mansion}
+            for (starts, ends), mansion in zip(pairwise(texts), lodges, strict=True)
         )
     return rows
 
