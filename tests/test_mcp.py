@@ -6,6 +6,7 @@ backend under test. One server serves the module (stdio); one test speaks HTTP."
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -19,7 +20,7 @@ import pytest
 from helpers import run
 from jsonschema import Draft202012Validator
 from mcp.shared.exceptions import MCPError
-from mcp_client import Session, http, stdio, texts
+from mcp_client import Session, command, environment, http, stdio, texts
 from mcp_types import INVALID_PARAMS
 from sqlalchemy import inspect, text
 
@@ -644,6 +645,97 @@ def test_ctrl_c_twice_with_an_event_stream_open(database: str, gap: float) -> No
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30) == 130
     assert printed[1:] == ["interrupted\n"]
+
+
+# counts without end, on either backend: only an interruption (or its time limit) stops it
+ENDLESS = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
+
+
+def test_ctrl_c_stops_a_sql_call_in_flight_over_http(database: str) -> None:
+    """The query is interrupted, as `yimao sql`'s is: the server ended with the query, or
+    at its time limit (here 120 s)."""
+    with http(database) as (session, proc, printed):
+        answers: list[bool] = []
+        call = threading.Thread(
+            target=lambda: answers.append(
+                session.call("sql", {"query": ENDLESS, "timeout": 120}).is_error
+            ),
+            daemon=True,
+        )
+        call.start()
+        call.join(timeout=1)  # the query is running
+        assert call.is_alive()
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == 130
+    assert printed[1:] == ["interrupted\n"]
+
+
+def stdio_process(database: str) -> subprocess.Popen[str]:
+    """``yimao mcp`` on stdio spoken to by hand (the SDK's client does not show its
+    process), past the initialization."""
+    proc = subprocess.Popen(
+        command(database),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment(),
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    hello = {"protocolVersion": "2025-06-18", "capabilities": {}}
+    hello["clientInfo"] = {"name": "test", "version": "1"}
+    send(proc, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello})
+    assert json.loads(proc.stdout.readline())["id"] == 1
+    send(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+    return proc
+
+
+def send(proc: subprocess.Popen[str], message: dict[str, Any]) -> None:
+    assert proc.stdin is not None
+    proc.stdin.write(json.dumps(message) + "\n")
+    proc.stdin.flush()
+
+
+@pytest.mark.parametrize("busy", [False, True])
+def test_ctrl_c_stops_the_stdio_server_with_the_assistant_still_there(
+    database: str, busy: bool
+) -> None:
+    """Ctrl-C while the assistant keeps standard input open, idle or with a `sql` call in
+    flight: `interrupted`, exit 130. The SDK's reader of standard input, a worker thread
+    the process waited for, kept the server until the assistant sent a line or left."""
+    proc = stdio_process(database)
+    try:
+        if busy:
+            call = {"name": "sql", "arguments": {"query": ENDLESS, "timeout": 120}}
+            send(proc, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call})
+        send(proc, {"jsonrpc": "2.0", "id": 3, "method": "ping"})
+        assert proc.stdout is not None
+        assert json.loads(proc.stdout.readline())["id"] == 3  # serving, the call running
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == 130
+        assert proc.stderr is not None
+        assert proc.stderr.read().splitlines()[1:] == ["interrupted"]
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.mark.parametrize(("closed", "name"), [(0, "input"), (1, "output")])
+def test_stdio_with_a_standard_stream_closed(database: str, closed: int, name: str) -> None:
+    done = subprocess.run(
+        command(database),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        env=environment(),
+        preexec_fn=lambda: os.close(closed),
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"error: standard {name} is closed: yimao mcp talks to its assistant on standard "
+        "input and output (or over HTTP, with --http)\n"
+    )
 
 
 @pytest.mark.parametrize(

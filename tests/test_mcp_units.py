@@ -5,6 +5,9 @@ unexpected failure as one line (the SDK's client in the same process)."""
 from __future__ import annotations
 
 import dataclasses
+import os
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,7 +23,7 @@ from yimao_db.journaling import Journal
 from yimao_db.mcp import tools
 from yimao_db.mcp.arguments import Arguments
 from yimao_db.mcp.knowledge import chart_prompt
-from yimao_db.mcp.server import make_server
+from yimao_db.mcp.server import _lines, make_server
 from yimao_db.mcp.service import Service
 from yimao_db.readings import PREVIEW_ID, cast, chart, make_moment, prepare, preview
 
@@ -207,3 +210,31 @@ def test_a_bug_is_one_line_internal_error(
     assert [c.text for c in result.content] == [
         "internal error: RuntimeError: boom (set YIMAO_DEBUG=1 for the traceback)"
     ]
+
+
+def test_standard_input_is_read_line_by_line_to_its_last_unfinished_line() -> None:
+    """The server's reader of standard input (a daemon thread, so that Ctrl-C can stop the
+    server while an assistant keeps it open) gives every line as the SDK's reader would:
+    lines split across reads, a character split across reads, a last line without its
+    newline, long lines."""
+    long = "x" * 200_000
+    pieces = [b'{"a": 1}\n{"b"', b': "\xe6', b'\x98\x93"}\n', long.encode() + b"\n", b"last"]
+    read, write = os.pipe()
+
+    def feed() -> None:
+        for piece in pieces:
+            os.write(write, piece)
+            time.sleep(0.01)
+        os.close(write)
+
+    async def collect() -> list[str]:
+        return [line async for line in _lines(read)]
+
+    feeder = threading.Thread(target=feed)
+    feeder.start()
+    try:
+        got = anyio.run(collect)
+    finally:
+        feeder.join()
+        os.close(read)
+    assert got == ['{"a": 1}\n', '{"b": "易"}\n', long + "\n", "last"]

@@ -12,12 +12,17 @@ with a JSON-RPC error carrying the same line.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
+import os
+import signal
 import socket
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import AsyncIterator, Callable
 from dataclasses import asdict
-from typing import Any, TypeVar
+from types import FrameType
+from typing import Any, TypeVar, cast
 
 import anyio
 import anyio.to_thread
@@ -28,9 +33,11 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 
 from yimao_db import __version__
+from yimao_db.errors import UsageError
 from yimao_db.mcp import knowledge
 from yimao_db.mcp.service import Service
 from yimao_db.mcp.tools import Tool, output_schema
+from yimao_db.sql.stream import halt_all
 
 T = TypeVar("T")
 PATH = "/mcp"  # where the streamable HTTP transport answers
@@ -174,7 +181,19 @@ def make_server(service: Service) -> Server[Any]:
 
 
 def run_stdio(service: Service) -> None:
-    """Serve one client on standard input and output until it closes them."""
+    """Serve one client on standard input and output until it closes them, or Ctrl-C
+    (``KeyboardInterrupt``, once any tool call in flight has stopped)."""
+    for name in ("stdin", "stdout"):
+        try:
+            os.fstat(getattr(sys, name).fileno())
+        except (AttributeError, OSError, ValueError):  # started with it closed
+            raise UsageError(
+                f"standard {name[3:]}put is closed: yimao mcp talks to its assistant on "
+                "standard input and output (or over HTTP, with --http)"
+            ) from None
+    wire = sys.stdin.fileno()
+
+    ctrl_c: list[int] = []  # the Ctrl-Cs that came while serving or ending
 
     async def main() -> None:
         server = make_server(service)
@@ -182,10 +201,73 @@ def run_stdio(service: Service) -> None:
             f"serving MCP on standard input and output ({service.mode}, {service.where})\n"
         )
         sys.stderr.flush()
-        async with stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+        with anyio.open_signal_receiver(signal.SIGINT) as signals:
+            async with anyio.create_task_group() as serving:
 
-    anyio.run(main)
+                async def stop_at_ctrl_c() -> None:
+                    async for signum in signals:
+                        ctrl_c.append(signum)
+                        halt_all()  # a `sql` call in flight would hold the stop
+                        serving.cancel_scope.cancel()
+
+                serving.start_soon(stop_at_ctrl_c)
+                stdin = _lines(wire)
+                async with stdio_server(stdin=cast(Any, stdin)) as (read_stream, write_stream):
+                    options = server.create_initialization_options()
+                    await server.run(read_stream, write_stream, options)
+                serving.cancel_scope.cancel()
+        # the event loop's own ending follows, which a KeyboardInterrupt would cut short
+        # (and the process then wait for a worker thread never told to stop)
+        signal.signal(signal.SIGINT, lambda signum, _frame: ctrl_c.append(signum))
+
+    previous = signal.getsignal(signal.SIGINT)
+    try:
+        anyio.run(main)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if ctrl_c:
+        raise KeyboardInterrupt
+
+
+async def _lines(fd: int) -> AsyncIterator[str]:
+    """The lines of the file descriptor ``fd`` (standard input) as the SDK's stdio
+    transport reads them, read by a daemon thread with ``os.read``. The SDK reads them in a
+    worker thread that the event loop, and then the interpreter, wait for: a Ctrl-C could
+    not stop the server while the client kept its end open and sent nothing. (A buffered
+    file read by a daemon thread would stop the interpreter's exit with a fatal error.)"""
+    loop = asyncio.get_running_loop()
+    lines: asyncio.Queue[bytes] = asyncio.Queue(maxsize=1)
+
+    def hand_over(line: bytes) -> bool:
+        try:
+            asyncio.run_coroutine_threadsafe(lines.put(line), loop).result()
+        except (RuntimeError, concurrent.futures.CancelledError):  # the server has ended
+            return False
+        return True
+
+    def pump() -> None:
+        pending = bytearray()
+        while True:
+            try:
+                chunk = os.read(fd, 1 << 16)
+            except OSError:
+                chunk = b""
+            if not chunk:  # the end: what is left, then the end itself
+                if pending:
+                    hand_over(bytes(pending))
+                hand_over(b"")
+                return
+            start = len(pending)
+            pending += chunk
+            while (end := pending.find(b"\n", start)) >= 0:
+                if not hand_over(bytes(pending[: end + 1])):
+                    return
+                del pending[: end + 1]
+                start = 0
+
+    threading.Thread(target=pump, name="yimao-mcp-stdin", daemon=True).start()
+    while line := await lines.get():
+        yield line.decode("utf-8", errors="replace")
 
 
 def _security(host: str, loopback: bool) -> TransportSecuritySettings | None:
@@ -223,7 +305,15 @@ def run_http(service: Service, sock: socket.socket, *, loopback: bool) -> None:
     # The session manager runs around the server, not as the app's lifespan task: uvicorn
     # cancels that task at a second Ctrl-C and logs its traceback.
     config = uvicorn.Config(app, log_level="warning", lifespan="off", workers=1)
-    http = uvicorn.Server(config)
+
+    class Stopping(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            # a `sql` call in flight would hold the stop until its query ends (or its time
+            # limit, 30 s by default): it is interrupted, as `yimao sql`'s is by Ctrl-C
+            halt_all()
+            super().handle_exit(sig, frame)
+
+    http = Stopping(config)
 
     # Once the server is stopping (Ctrl-C, SIGTERM), a request it cuts short (an
     # assistant's open event stream, a tool call) is the stop itself, not an error to log.

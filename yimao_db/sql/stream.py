@@ -6,7 +6,9 @@ through a queue of a few batches: memory does not grow with the result. The call
 clock and the process's memory: at the ``timeout``, or when the process has grown by
 :data:`MEMORY_LIMIT`, it interrupts the query (``sqlite3_interrupt``; a PostgreSQL cancel
 request, on top of the server's own ``statement_timeout``); Ctrl-C does the same at once.
-The timeout bounds the whole run, printing included. A worker that does not stop within
+The timeout bounds the whole run, printing included. A server stopping (``yimao mcp`` at
+Ctrl-C or SIGTERM, its queries in worker threads) stops every query at once
+(:func:`halt_all`). A worker that does not stop within
 :data:`GRACE` seconds of being interrupted has its PostgreSQL connection cut; one that still
 runs (SQLite busy inside one long function call, where it cannot be interrupted) is left
 behind — it is a daemon thread — and the caller gets its answer.
@@ -52,6 +54,21 @@ _MEMORY_POLL = 0.01  # seconds between looks at the process's memory while a que
 _QUEUED_BATCHES = 4
 MAX_BATCH = 1000  # rows fetched at a time at most
 BATCH_BYTES = 4 * 2**20  # the characters a batch aims at: big rows come fewer at a time
+
+
+class _Process:
+    # the process is stopping: every query running, or started after, is interrupted. A
+    # plain flag, not a threading.Event: a signal handler sets it, maybe again while it is
+    # setting it (an Event's lock would then wait for itself)
+    halting = False
+
+
+def halt_all() -> None:
+    """Interrupt every query of this process now, and any started after: the process is
+    stopping. A server (``yimao mcp``) calls it at Ctrl-C or SIGTERM, which would otherwise
+    wait for a query in a worker thread to end, or reach its time limit. Safe in a signal
+    handler."""
+    _Process.halting = True
 
 
 class QueryTimedOut(DatabaseError):
@@ -339,7 +356,10 @@ class _Reader:
         now = time.monotonic()
         if self.stopped is None:
             deadline = self.runner.deadline
-            if deadline is not None and now >= deadline:
+            if _Process.halting:
+                self.stopped, self.stopped_at = DatabaseError("interrupted: stopping"), now
+                self.runner.interrupt()
+            elif deadline is not None and now >= deadline:
                 self.stopped, self.stopped_at = QueryTimedOut(self.timeout or 0), now
                 self.runner.interrupt()
             elif self.runner.too_big:  # the runner has interrupted the query itself
