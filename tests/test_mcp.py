@@ -720,6 +720,41 @@ def test_ctrl_c_stops_the_stdio_server_with_the_assistant_still_there(
         proc.wait()
 
 
+def test_the_stdio_server_ends_with_the_assistant_a_query_in_flight(database: str) -> None:
+    """The assistant closes standard input while a `sql` call runs: the server ends at
+    once (exit 0, nothing said), where it waited for the query's time limit."""
+    proc = stdio_process(database)
+    try:
+        call = {"name": "sql", "arguments": {"query": ENDLESS, "timeout": 120}}
+        send(proc, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call})
+        send(proc, {"jsonrpc": "2.0", "id": 3, "method": "ping"})
+        assert proc.stdin is not None and proc.stdout is not None
+        assert json.loads(proc.stdout.readline())["id"] == 3  # serving, the call running
+        proc.stdin.close()
+        assert proc.wait(timeout=60) == 0
+        assert proc.stderr is not None
+        assert proc.stderr.read().splitlines()[1:] == []
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_the_stdio_server_ends_when_the_assistant_stops_reading(database: str) -> None:
+    """The assistant closes its end of standard output and asks something: the server ends
+    quietly (exit 0), as a command whose reader has gone does, not with an internal error
+    (exit 70) once standard input closed."""
+    proc = stdio_process(database)
+    try:
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.close()
+        send(proc, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+        assert proc.wait(timeout=60) == 0
+        assert proc.stderr.read().splitlines()[1:] == []
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 @pytest.mark.parametrize(("closed", "name"), [(0, "input"), (1, "output")])
 def test_stdio_with_a_standard_stream_closed(database: str, closed: int, name: str) -> None:
     done = subprocess.run(

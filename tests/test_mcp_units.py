@@ -5,6 +5,7 @@ unexpected failure as one line (the SDK's client in the same process)."""
 from __future__ import annotations
 
 import dataclasses
+import io
 import os
 import threading
 import time
@@ -214,11 +215,14 @@ def test_a_bug_is_one_line_internal_error(
 
 def test_standard_input_is_read_line_by_line_to_its_last_unfinished_line() -> None:
     """The server's reader of standard input (a daemon thread, so that Ctrl-C can stop the
-    server while an assistant keeps it open) gives every line as the SDK's reader would:
-    lines split across reads, a character split across reads, a last line without its
-    newline, long lines."""
+    server while an assistant keeps it open) gives every line as the SDK's reader (a text
+    file) would: lines split across reads, a character split across reads, a last line
+    without its newline, long lines, CRLF split across reads, a lone CR, a bad byte."""
     long = "x" * 200_000
-    pieces = [b'{"a": 1}\n{"b"', b': "\xe6', b'\x98\x93"}\n', long.encode() + b"\n", b"last"]
+    pieces = [
+        *(b'{"a": 1}\n{"b"', b': "\xe6', b'\x98\x93"}\n', long.encode() + b"\n"),
+        *(b"crlf\r", b"\ncr\rbad \xff\n", b"last"),
+    ]
     read, write = os.pipe()
 
     def feed() -> None:
@@ -237,4 +241,7 @@ def test_standard_input_is_read_line_by_line_to_its_last_unfinished_line() -> No
     finally:
         feeder.join()
         os.close(read)
-    assert got == ['{"a": 1}\n', '{"b": "易"}\n', long + "\n", "last"]
+    assert got[:3] == ['{"a": 1}\n', '{"b": "易"}\n', long + "\n"]
+    assert got[3:] == ["crlf\n", "cr\n", "bad \ufffd\n", "last"]
+    sdk = io.TextIOWrapper(io.BytesIO(b"".join(pieces)), encoding="utf-8", errors="replace")
+    assert got == list(sdk)

@@ -12,7 +12,8 @@ with a JSON-RPC error carrying the same line.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
+import codecs
+import io
 import logging
 import os
 import signal
@@ -211,7 +212,7 @@ def run_stdio(service: Service) -> None:
                         serving.cancel_scope.cancel()
 
                 serving.start_soon(stop_at_ctrl_c)
-                stdin = _lines(wire)
+                stdin = _until_the_end(_lines(wire))
                 async with stdio_server(stdin=cast(Any, stdin)) as (read_stream, write_stream):
                     options = server.create_initialization_options()
                     await server.run(read_stream, write_stream, options)
@@ -223,51 +224,71 @@ def run_stdio(service: Service) -> None:
     previous = signal.getsignal(signal.SIGINT)
     try:
         anyio.run(main)
+    except BaseExceptionGroup as group:  # the transport's task groups wrap what they meet
+        if group.split(BrokenPipeError)[1] is not None:
+            raise
+        raise BrokenPipeError from None  # the assistant stopped reading: it has gone
     finally:
         signal.signal(signal.SIGINT, previous)
     if ctrl_c:
         raise KeyboardInterrupt
 
 
+async def _until_the_end(lines: AsyncIterator[str]) -> AsyncIterator[str]:
+    """``lines``; at their end the assistant has gone, and a `sql` call in flight would
+    hold the server until its query ended or reached its time limit: it is interrupted."""
+    async for line in lines:
+        yield line
+    halt_all()
+
+
 async def _lines(fd: int) -> AsyncIterator[str]:
     """The lines of the file descriptor ``fd`` (standard input) as the SDK's stdio
-    transport reads them, read by a daemon thread with ``os.read``. The SDK reads them in a
-    worker thread that the event loop, and then the interpreter, wait for: a Ctrl-C could
-    not stop the server while the client kept its end open and sent nothing. (A buffered
-    file read by a daemon thread would stop the interpreter's exit with a fatal error.)"""
+    transport reads them (UTF-8, a bad byte replaced; ``\\r\\n``, ``\\r`` and ``\\n`` each
+    end a line, given as ``\\n``), read by a daemon thread with ``os.read``. The SDK reads
+    them in a worker thread that the event loop, and then the interpreter, wait for: a Ctrl-C
+    could not stop the server while the assistant kept its end open and sent nothing. (A
+    buffered file read by a daemon thread would stop the interpreter's exit with a fatal
+    error.) One line at a time is handed over, when the last has been taken."""
     loop = asyncio.get_running_loop()
-    lines: asyncio.Queue[bytes] = asyncio.Queue(maxsize=1)
+    lines: asyncio.Queue[str | None] = asyncio.Queue()
+    taken = threading.Semaphore(0)
 
-    def hand_over(line: bytes) -> bool:
+    def hand_over(line: str | None) -> bool:
         try:
-            asyncio.run_coroutine_threadsafe(lines.put(line), loop).result()
-        except (RuntimeError, concurrent.futures.CancelledError):  # the server has ended
+            loop.call_soon_threadsafe(lines.put_nowait, line)
+        except RuntimeError:  # the event loop is closed: the server has ended
             return False
+        if line is not None:
+            taken.acquire()
         return True
 
     def pump() -> None:
-        pending = bytearray()
+        utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        decoder = io.IncrementalNewlineDecoder(utf8, translate=True)
+        started: list[str] = []  # the pieces of a line not yet ended
         while True:
             try:
                 chunk = os.read(fd, 1 << 16)
             except OSError:
                 chunk = b""
-            if not chunk:  # the end: what is left, then the end itself
-                if pending:
-                    hand_over(bytes(pending))
-                hand_over(b"")
-                return
-            start = len(pending)
-            pending += chunk
-            while (end := pending.find(b"\n", start)) >= 0:
-                if not hand_over(bytes(pending[: end + 1])):
+            *ended, rest = decoder.decode(chunk, final=not chunk).split("\n")
+            for piece in ended:
+                if not hand_over("".join((*started, piece, "\n"))):
                     return
-                del pending[: end + 1]
-                start = 0
+                started.clear()
+            if rest:
+                started.append(rest)
+            if not chunk:  # the end: what is left, then the end itself
+                if started:
+                    hand_over("".join(started))
+                hand_over(None)
+                return
 
     threading.Thread(target=pump, name="yimao-mcp-stdin", daemon=True).start()
-    while line := await lines.get():
-        yield line.decode("utf-8", errors="replace")
+    while (line := await lines.get()) is not None:
+        taken.release()
+        yield line
 
 
 def _security(host: str, loopback: bool) -> TransportSecuritySettings | None:
@@ -316,11 +337,14 @@ def run_http(service: Service, sock: socket.socket, *, loopback: bool) -> None:
     http = Stopping(config)
 
     # Once the server is stopping (Ctrl-C, SIGTERM), a request it cuts short (an
-    # assistant's open event stream, a tool call) is the stop itself, not an error to log.
+    # assistant's open event stream, a tool call, the answer to one that came just then)
+    # is the stop itself, not an error to log.
     def stopping(record: logging.LogRecord) -> bool:
         return not http.should_exit
 
-    logging.getLogger("uvicorn.error").addFilter(stopping)
+    logged = [logging.getLogger(n) for n in ("uvicorn.error", "mcp.shared.jsonrpc_dispatcher")]
+    for logger in logged:
+        logger.addFilter(stopping)
 
     async def main() -> None:
         async with server.session_manager.run():
@@ -333,4 +357,5 @@ def run_http(service: Service, sock: socket.socket, *, loopback: bool) -> None:
             raise
         raise KeyboardInterrupt from None
     finally:
-        logging.getLogger("uvicorn.error").removeFilter(stopping)
+        for logger in logged:
+            logger.removeFilter(stopping)

@@ -248,6 +248,8 @@ class _Runner(threading.Thread):
         try:
             with open_session(self.url, self.deadline) as session:
                 self.session = session
+                if self.stopping.is_set() or _Process.halting:
+                    raise _Stopped  # stopped while it connected: the statement never starts
                 try:
                     try:
                         columns, fetch = session.start(self.statement, self.params)
@@ -357,7 +359,8 @@ class _Reader:
         if self.stopped is None:
             deadline = self.runner.deadline
             if _Process.halting:
-                self.stopped, self.stopped_at = DatabaseError("interrupted: stopping"), now
+                self.stopped = DatabaseError("the query was interrupted: the server is stopping")
+                self.stopped_at = now
                 self.runner.interrupt()
             elif deadline is not None and now >= deadline:
                 self.stopped, self.stopped_at = QueryTimedOut(self.timeout or 0), now
