@@ -670,9 +670,11 @@ def test_ctrl_c_stops_a_sql_call_in_flight_over_http(database: str) -> None:
     assert printed[1:] == ["interrupted\n"]
 
 
-def stdio_process(database: str) -> subprocess.Popen[str]:
+def stdio_process(database: str, *, ignoring_ctrl_c: bool = False) -> subprocess.Popen[str]:
     """``yimao mcp`` on stdio spoken to by hand (the SDK's client does not show its
-    process), past the initialization."""
+    process), past the initialization; started with SIGINT ignored, as a shell starts a
+    command in the background."""
+    ignore = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if ignoring_ctrl_c else None
     proc = subprocess.Popen(
         command(database),
         stdin=subprocess.PIPE,
@@ -680,6 +682,7 @@ def stdio_process(database: str) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
         env=environment(),
+        preexec_fn=ignore,
     )
     assert proc.stdin is not None and proc.stdout is not None
     hello = {"protocolVersion": "2025-06-18", "capabilities": {}}
@@ -715,6 +718,23 @@ def test_ctrl_c_stops_the_stdio_server_with_the_assistant_still_there(
         assert proc.wait(timeout=60) == 130
         assert proc.stderr is not None
         assert proc.stderr.read().splitlines()[1:] == ["interrupted"]
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_a_stdio_server_started_ignoring_ctrl_c_keeps_ignoring_it(database: str) -> None:
+    """A SIGINT the server was started ignoring stays ignored, as for every command: it
+    serves on, and ends when the assistant leaves."""
+    proc = stdio_process(database, ignoring_ctrl_c=True)
+    try:
+        proc.send_signal(signal.SIGINT)
+        send(proc, {"jsonrpc": "2.0", "id": 2, "method": "ping"})
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        assert json.loads(proc.stdout.readline())["id"] == 2
+        proc.stdin.close()
+        assert proc.wait(timeout=60) == 0
+        assert proc.stderr.read().splitlines()[1:] == []
     finally:
         proc.kill()
         proc.wait()

@@ -21,6 +21,7 @@ import socket
 import sys
 import threading
 from collections.abc import AsyncIterator, Callable
+from contextlib import ExitStack
 from dataclasses import asdict
 from types import FrameType
 from typing import Any, TypeVar, cast
@@ -195,6 +196,9 @@ def run_stdio(service: Service) -> None:
     wire = sys.stdin.fileno()
 
     ctrl_c: list[int] = []  # the Ctrl-Cs that came while serving or ending
+    # Ctrl-C is taken only over Python's own handling: a SIGINT the process was started
+    # ignoring (or that someone else handles) is left as it is
+    ours = signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
     async def main() -> None:
         server = make_server(service)
@@ -202,16 +206,18 @@ def run_stdio(service: Service) -> None:
             f"serving MCP on standard input and output ({service.mode}, {service.where})\n"
         )
         sys.stderr.flush()
-        with anyio.open_signal_receiver(signal.SIGINT) as signals:
+        with ExitStack() as taken:
             async with anyio.create_task_group() as serving:
+                if ours:
+                    signals = taken.enter_context(anyio.open_signal_receiver(signal.SIGINT))
 
-                async def stop_at_ctrl_c() -> None:
-                    async for signum in signals:
-                        ctrl_c.append(signum)
-                        halt_all()  # a `sql` call in flight would hold the stop
-                        serving.cancel_scope.cancel()
+                    async def stop_at_ctrl_c() -> None:
+                        async for signum in signals:
+                            ctrl_c.append(signum)
+                            halt_all()  # a `sql` call in flight would hold the stop
+                            serving.cancel_scope.cancel()
 
-                serving.start_soon(stop_at_ctrl_c)
+                    serving.start_soon(stop_at_ctrl_c)
                 stdin = _until_the_end(_lines(wire))
                 async with stdio_server(stdin=cast(Any, stdin)) as (read_stream, write_stream):
                     options = server.create_initialization_options()
@@ -219,7 +225,8 @@ def run_stdio(service: Service) -> None:
                 serving.cancel_scope.cancel()
         # the event loop's own ending follows, which a KeyboardInterrupt would cut short
         # (and the process then wait for a worker thread never told to stop)
-        signal.signal(signal.SIGINT, lambda signum, _frame: ctrl_c.append(signum))
+        if ours:
+            signal.signal(signal.SIGINT, lambda signum, _frame: ctrl_c.append(signum))
 
     previous = signal.getsignal(signal.SIGINT)
     try:
