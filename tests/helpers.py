@@ -22,6 +22,10 @@ if TYPE_CHECKING:
     from yimao_db.sql.session import PostgresSession
 
 
+# a query that never ends by itself, on either backend: SELECT {} of the rows 1, 2, 3, …
+ENDLESS = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT {}"
+
+
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     """Run ``yimao ARGV`` in-process: (exit code, stdout, stderr)."""
     code = main(list(argv))

@@ -10,7 +10,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from helpers import execute_unchecked, run
+from helpers import ENDLESS, execute_unchecked, run
 from sqlalchemy import inspect, text
 
 from yimao_db import readings
@@ -744,9 +744,6 @@ def test_good_timeout(capsys: pytest.CaptureFixture[str], built_db: str, value: 
         capsys, "sql", "SELECT 1 AS one", "--timeout", value, "--csv", "--db", built_db
     )
     assert (code, out, err) == (0, "one\n1\n", "")
-
-
-ENDLESS = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT {}"
 
 
 def test_timeout_stops_an_endless_query(capsys: pytest.CaptureFixture[str], built_db: str) -> None:

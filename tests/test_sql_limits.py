@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from helpers import ENDLESS
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
@@ -50,7 +51,6 @@ ATTACK_RSS = 400 * MIB
 # over the limit (up to eight such rows) in some 40 runs on a 2-core machine, where 96 MiB,
 # the bound before, failed about one run in six.
 REACTION = 160 * MIB
-ENDLESS = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT {}"
 ROWS = 2_000_000 if FULL_SIZE else 200_000
 BIG_ROWS = 64 if FULL_SIZE else 16  # rows of 4 MB
 TIMEOUT = 3 if FULL_SIZE else 1  # seconds, for the queries the timeout stops
