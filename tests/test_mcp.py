@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from helpers import ENDLESS, run
 from jsonschema import Draft202012Validator
@@ -668,6 +669,77 @@ def test_ctrl_c_stops_a_sql_call_in_flight_over_http(database: str) -> None:
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=60) == 130
     assert printed[1:] == ["interrupted\n"]
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time process ``pid`` has used so far (its threads' user and system time)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def counting(database: str, pid: int) -> bool:
+    """Whether the server ``pid`` runs COUNTING: SQLite's query keeps the server's process
+    busy (a core, about, while it runs: more than 15 % of two seconds); PostgreSQL's is the
+    database's active statement (a fetch from the query's cursor)."""
+    if resolve_url(database).get_backend_name() == "sqlite":
+        before = cpu_seconds(pid)
+        time.sleep(2)
+        return cpu_seconds(pid) - before > 0.3
+    engine = reader_engine(database)
+    try:
+        with engine.connect() as conn:
+            active = conn.execute(
+                text(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                    " AND state = 'active' AND pid <> pg_backend_pid()"
+                )
+            ).scalar()
+    finally:
+        engine.dispose()
+    return bool(active)
+
+
+def test_an_assistant_cancelling_a_sql_call_stops_its_query(database: str) -> None:
+    """The SDK's client gives up on a call (the caller cancels it) and tells the server
+    (`notifications/cancelled`): the query stops there, where it ran on, a core busy, to
+    its time limit (here 120 s); the server serves on."""
+    with http(database) as (session, proc, _printed):
+
+        async def give_up() -> None:
+            with anyio.move_on_after(4):
+                await session.client.call_tool("sql", {"query": COUNTING, "timeout": 120})
+
+        call = threading.Thread(target=lambda: session.portal.call(give_up), daemon=True)
+        call.start()
+        time.sleep(0.5)
+        assert counting(database, proc.pid)  # within the four seconds
+        call.join(timeout=60)
+        time.sleep(0.5)  # the cancellation's message on its way, the query polled
+        assert not counting(database, proc.pid)
+        assert session.data("sql", {"query": "SELECT 1 AS one"})["rows"] == [{"one": 1}]
+
+
+def test_a_sql_call_cancelled_on_stdio_stops(database: str) -> None:
+    """`notifications/cancelled` as an assistant sends it on stdio: the query stops, no
+    answer is sent for the call, and the next request is answered."""
+    proc = stdio_process(database)
+    try:
+        call = {"name": "sql", "arguments": {"query": COUNTING, "timeout": 120}}
+        send(proc, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call})
+        send(proc, {"jsonrpc": "2.0", "id": 3, "method": "ping"})
+        assert proc.stdout is not None
+        assert json.loads(proc.stdout.readline())["id"] == 3  # serving, the call running
+        assert counting(database, proc.pid)
+        cancel = {"requestId": 2, "reason": "the user pressed stop"}
+        send(proc, {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": cancel})
+        time.sleep(0.5)
+        assert not counting(database, proc.pid)
+        send(proc, {"jsonrpc": "2.0", "id": 4, "method": "ping"})
+        assert json.loads(proc.stdout.readline()) == {"jsonrpc": "2.0", "id": 4, "result": {}}
+    finally:
+        proc.kill()
+        proc.wait()
 
 
 def stdio_process(database: str, *, ignoring_ctrl_c: bool = False) -> subprocess.Popen[str]:

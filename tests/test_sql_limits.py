@@ -377,6 +377,9 @@ def test_a_runner_that_ends_at_its_deadline_is_a_timeout() -> None:
             self.items: queue.Queue[tuple[str, object]] = queue.Queue()
             self.too_big = False
 
+        def withdrawn(self) -> bool:
+            return False
+
         def is_alive(self) -> bool:
             return False
 

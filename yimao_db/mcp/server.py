@@ -39,7 +39,7 @@ from yimao_db.errors import UsageError
 from yimao_db.mcp import knowledge
 from yimao_db.mcp.service import Service
 from yimao_db.mcp.tools import Tool, output_schema
-from yimao_db.sql.stream import halt_all
+from yimao_db.sql.stream import halt_all, withdrawn_when
 
 T = TypeVar("T")
 PATH = "/mcp"  # where the streamable HTTP transport answers
@@ -75,6 +75,42 @@ async def _in_thread(service: Service, work: Callable[[], T]) -> T:
         raise MCPError(code=types.INVALID_PARAMS, message=str(exc)) from None
 
 
+class _Call:
+    """A tool call in flight, as its query's threads see it."""
+
+    def __init__(self) -> None:
+        self.over = False  # cancelled by the assistant, or done
+
+
+async def _withdrawable(work: Callable[[], T]) -> T:
+    """``work()`` in a worker thread, its queries interrupted if the request is cancelled
+    meanwhile. The SDK applies an assistant's ``notifications/cancelled`` by cancelling the
+    request's handler, but a worker thread cannot be cancelled and is waited for: a `sql`
+    call ran on to its time limit. A task beside the thread sees the cancellation and
+    marks the call, which the query's threads look at (:func:`withdrawn_when`)."""
+    call = _Call()
+
+    async def watch() -> None:
+        try:
+            await anyio.sleep_forever()
+        finally:  # cancelled: with the request, or because the work is done
+            call.over = True
+
+    failed: Exception | None = None
+    async with anyio.create_task_group() as beside:
+        beside.start_soon(watch)
+        try:
+            with withdrawn_when(lambda: call.over):
+                done = await anyio.to_thread.run_sync(work)
+        except Exception as exc:  # raised outside the group, which would wrap it
+            failed = exc
+        finally:
+            beside.cancel_scope.cancel()
+    if failed is not None:
+        raise failed
+    return done
+
+
 def _text(text: str) -> types.ContentBlock:
     return types.TextContent(type="text", text=text)
 
@@ -108,9 +144,7 @@ def make_server(service: Service) -> Server[Any]:
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
         try:
-            answer = await anyio.to_thread.run_sync(
-                lambda: service.call(params.name, params.arguments)
-            )
+            answer = await _withdrawable(lambda: service.call(params.name, params.arguments))
         except Exception as exc:
             failed = exc
             message = await anyio.to_thread.run_sync(lambda: service.explain(failed))
