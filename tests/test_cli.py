@@ -775,6 +775,51 @@ def test_the_entry_point_loads_little_before_main_handles_ctrl_c() -> None:
     assert proc.stdout == "[]\n"
 
 
+def test_the_command_starts_with_its_guard_loading_nothing_before() -> None:
+    """`yimao` and `python -m yimao_db` run ``yimao_db.__main__.main``; loading it loads the
+    package and itself, not even typing (some 7 ms): a Ctrl-C before its guard is one of
+    Python's own start."""
+    import tomllib
+
+    with open(Path(__file__).resolve().parents[1] / "pyproject.toml", "rb") as toml:
+        assert tomllib.load(toml)["project"]["scripts"] == {"yimao": "yimao_db.__main__:main"}
+    probe = (
+        "import sys; before = set(sys.modules); import yimao_db.__main__; "
+        "print(sorted(set(sys.modules) - before))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert proc.stdout == "['yimao_db', 'yimao_db.__main__']\n"
+
+
+INTERRUPTED_WHILE_LOADING = """
+import sys
+class Interrupt:  # a Ctrl-C as the command line loads (while one of its modules is found)
+    def find_spec(self, name, path=None, target=None):
+        if name == sys.argv[1]:
+            raise KeyboardInterrupt
+sys.meta_path.insert(0, Interrupt())
+from yimao_db.__main__ import main
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize("module", ["yimao_db.cli", "sqlalchemy", "yimao_db.sigint"])
+def test_a_ctrl_c_while_the_command_line_loads_is_interrupted(module: str, tmp_path: Path) -> None:
+    """Python's traceback from the import before (about 20 ms of every start): now
+    ``interrupted``, 130, nothing done."""
+    db = tmp_path / "none.db"
+    proc = subprocess.run(
+        [sys.executable, "-c", INTERRUPTED_WHILE_LOADING, module, "build", "--db", str(db)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "interrupted\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_each_command_is_found_in_its_own_module() -> None:
     """cli.MODULE_OF names, for every command, the module that registers it."""
     import argparse
@@ -871,11 +916,12 @@ def test_the_command_leaves_unsaid_only_a_ctrl_c_python_could_not_raise(
     (KeyboardInterrupt), or the OSError Python makes of one that arrived as SIGINT was being
     set aside (``Signal 2 ignored due to race condition``, seen once in 200 imports under
     bursts of Ctrl-C), is left unsaid by the process's command; anything else is printed."""
-    from yimao_db import cli
+    from yimao_db import sigint
 
     printed: list[BaseException | None] = []  # what Python's own hook would have printed
     monkeypatch.setattr(sys, "unraisablehook", lambda u: printed.append(u.exc_value))
-    cli._quiet_interrupted_finalizers()
+    monkeypatch.setattr(sigint._STATE, "quiet", False)
+    sigint.quiet_interrupted_finalizers()
 
     class Finalized:
         def __init__(self, exc: BaseException) -> None:

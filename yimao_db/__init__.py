@@ -13,9 +13,9 @@ The public Python API:
 The command line is :mod:`yimao_db.cli`.
 """
 
-from __future__ import annotations
-
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # not typing's: loading typing (some 7 ms) would delay the command's guard
+if TYPE_CHECKING:
+    from typing import Any
 
 __version__ = "0.1.0"
 
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from yimao_db.readings import cast, chart
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> "Any":
     # Imported on first use, so that `yimao build` does not load the calendar library.
     if name == "build":
         from yimao_db.building import build

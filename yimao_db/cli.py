@@ -24,7 +24,6 @@ import io
 import logging
 import os
 import shlex
-import signal
 import sys
 import threading
 import traceback
@@ -145,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _closed_streams()
         _quiet_library_logs()
         if argv is None:
-            _quiet_interrupted_finalizers()
+            sigint.quiet_interrupted_finalizers()
         code = _run(argv, said)
     except KeyboardInterrupt:  # another Ctrl-C while the first one was being reported
         if argv is not None:
@@ -220,25 +219,6 @@ def _quiet_library_logs() -> None:
     logger = logging.getLogger("sqlalchemy")
     if os.environ.get(DEBUG_ENV) != "1" and not logger.handlers:
         logger.addHandler(logging.NullHandler())
-
-
-def _quiet_interrupted_finalizers() -> None:
-    """A Ctrl-C that lands in a finalizer or a weak reference's callback (SQLAlchemy has
-    both) cannot interrupt anything: Python passes it over and prints it, traceback and
-    all, as ``Exception ignored in …``. Nor does a Ctrl-C that arrives as the command sets
-    SIGINT aside (:mod:`yimao_db.sigint`): Python then reports it as ``OSError: Signal 2
-    ignored due to race condition``, with a traceback. The process's command leaves those
-    unsaid; any other such exception is printed as before (it would be a bug)."""
-    previous = sys.unraisablehook
-    raced = f"Signal {int(signal.SIGINT)} ignored due to race condition"
-
-    def hook(unraisable: Any) -> None:
-        exc = unraisable.exc_value
-        if isinstance(exc, KeyboardInterrupt) or (isinstance(exc, OSError) and str(exc) == raced):
-            return
-        previous(unraisable)
-
-    sys.unraisablehook = hook
 
 
 def _end_process(code: int) -> None:

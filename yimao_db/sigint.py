@@ -18,6 +18,7 @@ handles is left as it is: the handler is put in place only over Python's default
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -31,6 +32,7 @@ class _State:
     deferred = False
     committed = False
     made: str | None = None  # what a command that commits nothing has made (files)
+    quiet = False  # quiet_interrupted_finalizers has put its hook in place
 
 
 _STATE = _State()
@@ -126,3 +128,26 @@ def what_stays() -> str | None:
 def committed() -> bool:
     """Whether the command that runs (or ran last) under :func:`armed` got to its commit."""
     return _STATE.committed
+
+
+def quiet_interrupted_finalizers() -> None:
+    """For the process's command, once: a Ctrl-C that lands in a finalizer or a weak
+    reference's callback (SQLAlchemy has both, and so has Python's import machinery, while
+    the command line loads) cannot interrupt anything: Python passes it over and prints it,
+    traceback and all, as ``Exception ignored in …``. Nor does a Ctrl-C that arrives as the
+    command sets SIGINT aside (above): Python then reports it as ``OSError: Signal 2 ignored
+    due to race condition``, with a traceback. Those are left unsaid; any other such
+    exception is printed as before (it would be a bug)."""
+    if _STATE.quiet:
+        return
+    _STATE.quiet = True
+    previous = sys.unraisablehook
+    raced = f"Signal {int(signal.SIGINT)} ignored due to race condition"
+
+    def hook(unraisable: Any) -> None:
+        exc = unraisable.exc_value
+        if isinstance(exc, KeyboardInterrupt) or (isinstance(exc, OSError) and str(exc) == raced):
+            return
+        previous(unraisable)
+
+    sys.unraisablehook = hook
