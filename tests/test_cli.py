@@ -939,6 +939,38 @@ def test_the_command_leaves_unsaid_only_a_ctrl_c_python_could_not_raise(
     assert [str(e) for e in printed] == ["something else"]
 
 
+def test_a_ctrl_c_held_through_a_library_that_would_break_is_raised_after_it() -> None:
+    """``sigint.held()``: a library that turns a KeyboardInterrupt into an error of its own
+    (pydantic, as it builds the MCP SDK's validators: `yimao mcp` said ``internal error:
+    SchemaError … KeyboardInterrupt`` once in 240 Ctrl-Cs at random moments of its start)
+    runs to its end; the Ctrl-C is raised after it, and Python's handler is back."""
+    from yimao_db import sigint
+
+    def building() -> str:  # converts a Ctrl-C, as pydantic-core does
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            (lambda: None)()  # a call: where Python raises KeyboardInterrupt for it
+        except KeyboardInterrupt as exc:
+            raise RuntimeError(f"error building a validator: {exc!r}") from None
+        return "built"
+
+    built = []
+    started = signal.signal(signal.SIGINT, signal.default_int_handler)  # a command's
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with sigint.held():
+                built.append(building())
+        assert built == ["built"]
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        with sigint.held():  # nothing came: nothing raised
+            built.append("again")
+        assert built == ["built", "again"]
+        with pytest.raises(RuntimeError, match="KeyboardInterrupt"):
+            building()  # what happened before
+    finally:
+        signal.signal(signal.SIGINT, started)
+
+
 ESCAPE_RUNNER = """
 import os, signal, sys
 from yimao_db import cli, sigint

@@ -105,6 +105,29 @@ def ignored() -> Iterator[None]:
             signal.signal(signal.SIGINT, previous)
 
 
+@contextmanager
+def held() -> Iterator[None]:
+    """Ctrl-C (SIGINT) inside is held to the end of the block, then raised: for work that a
+    KeyboardInterrupt would break rather than stop. Importing the MCP SDK builds pydantic's
+    validators, and pydantic turns a KeyboardInterrupt raised meanwhile into a SchemaError
+    of its own, which a command would report as an internal error. Only over Python's
+    default handler, in the main thread; elsewhere this does nothing."""
+    if not (
+        threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    ):
+        yield
+        return
+    came: list[int] = []
+    signal.signal(signal.SIGINT, lambda signum, _frame: came.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if came:
+        raise KeyboardInterrupt
+
+
 def deferred() -> bool:
     """Whether a Ctrl-C came after the commit of the command that ran last."""
     return _STATE.deferred

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from yimao_db import sigint
 from yimao_db.commands import SubParsers, db_option
 from yimao_db.errors import UsageError, shown
 
@@ -53,14 +54,15 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         warning = check_host(address[0], args.allow_remote, args.allow_writes)
     elif args.allow_remote:
         raise UsageError("--allow-remote goes with --http HOST:PORT")
-    try:
-        import mcp  # noqa: F401  (the SDK, not this module)
-    except ModuleNotFoundError:
-        raise UsageError(
-            f"yimao mcp needs the MCP SDK, which is not installed ({INSTALL})"
-        ) from None
-    from yimao_db.mcp.server import run_http, run_stdio
-    from yimao_db.mcp.service import Service
+    with sigint.held():  # a Ctrl-C while pydantic builds the SDK's validators
+        try:
+            import mcp  # noqa: F401  (the SDK, not this module)
+        except ModuleNotFoundError:
+            raise UsageError(
+                f"yimao mcp needs the MCP SDK, which is not installed ({INSTALL})"
+            ) from None
+        from yimao_db.mcp.server import run_http, run_stdio
+        from yimao_db.mcp.service import Service
 
     service = Service(args.db, allow_writes=args.allow_writes)
     try:
