@@ -22,6 +22,7 @@ TOP_LEVEL = {  # the first name under yimao_db → its layer; the rest is READIN
     "errors": BASE,
     "paths": BASE,
     "sigint": BASE,
+    "withdrawal": BASE,
     "dialect": BASE,
     "db": BASE,
     "inputs": BASE,

@@ -8,11 +8,13 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +25,7 @@ from jsonschema import Draft202012Validator
 from mcp.shared.exceptions import MCPError
 from mcp_client import Session, command, environment, http, stdio, texts
 from mcp_types import INVALID_PARAMS
-from sqlalchemy import inspect, text
+from sqlalchemy import create_engine, inspect, text
 
 from yimao_db.db import reader_engine, resolve_url
 from yimao_db.readings import cast
@@ -679,25 +681,30 @@ def cpu_seconds(pid: int) -> float:
 
 
 def counting(database: str, pid: int) -> bool:
-    """Whether the server ``pid`` runs COUNTING: SQLite's query keeps the server's process
-    busy (a core, about, while it runs: more than 15 % of two seconds); PostgreSQL's is the
-    database's active statement (a fetch from the query's cursor)."""
+    """Whether the server ``pid`` runs COUNTING in the next two seconds: SQLite's query
+    keeps the server's process busy (a core, about, while it runs: more than 15 % of the two
+    seconds); PostgreSQL's is the database's active statement (a fetch from the query's
+    cursor) at some look."""
     if resolve_url(database).get_backend_name() == "sqlite":
         before = cpu_seconds(pid)
         time.sleep(2)
         return cpu_seconds(pid) - before > 0.3
+    active = text(
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+        " AND state = 'active' AND pid <> pg_backend_pid()"
+    )
     engine = reader_engine(database)
     try:
         with engine.connect() as conn:
-            active = conn.execute(
-                text(
-                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                    " AND state = 'active' AND pid <> pg_backend_pid()"
-                )
-            ).scalar()
+            deadline = time.monotonic() + 2
+            while time.monotonic() < deadline:
+                if conn.execute(active).scalar():
+                    return True
+                conn.rollback()  # a new snapshot of the activity at the next look
+                time.sleep(0.05)
     finally:
         engine.dispose()
-    return bool(active)
+    return False
 
 
 def test_an_assistant_cancelling_a_sql_call_stops_its_query(database: str) -> None:
@@ -742,13 +749,15 @@ def test_a_sql_call_cancelled_on_stdio_stops(database: str) -> None:
         proc.wait()
 
 
-def stdio_process(database: str, *, ignoring_ctrl_c: bool = False) -> subprocess.Popen[str]:
+def stdio_process(
+    database: str, *args: str, ignoring_ctrl_c: bool = False
+) -> subprocess.Popen[str]:
     """``yimao mcp`` on stdio spoken to by hand (the SDK's client does not show its
     process), past the initialization; started with SIGINT ignored, as a shell starts a
     command in the background."""
     ignore = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if ignoring_ctrl_c else None
     proc = subprocess.Popen(
-        command(database),
+        command(database, *args),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -769,6 +778,66 @@ def send(proc: subprocess.Popen[str], message: dict[str, Any]) -> None:
     assert proc.stdin is not None
     proc.stdin.write(json.dumps(message) + "\n")
     proc.stdin.flush()
+
+
+@contextmanager
+def write_lock(database: str) -> Iterator[None]:
+    """Another session holds the lock a cast needs while inside: SQLite's write lock on the
+    file, or PostgreSQL's lock on the table of readings."""
+    if resolve_url(database).get_backend_name() == "sqlite":
+        holder = sqlite3.connect(database, isolation_level=None)
+        try:
+            holder.execute("BEGIN IMMEDIATE")
+            yield
+            holder.execute("ROLLBACK")
+        finally:
+            holder.close()
+        return
+    engine = create_engine(resolve_url(database))
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("LOCK TABLE reading IN ACCESS EXCLUSIVE MODE"))
+            yield
+    finally:
+        engine.dispose()
+
+
+def readings_stored(database: str) -> int:
+    engine = reader_engine(database)
+    try:
+        with engine.connect() as conn:
+            return int(conn.execute(text("SELECT count(*) FROM reading")).scalar_one())
+    finally:
+        engine.dispose()
+
+
+def test_a_cast_cancelled_while_it_waits_for_a_lock_is_not_stored(fresh_db: str) -> None:
+    """The assistant gives up on a `cast` that waits for another session's lock: once the
+    lock is released the cast goes on, but does not commit. It was stored then, after the
+    assistant had been told nothing (the SDK cancels the handler, not its worker thread)."""
+    proc = stdio_process(fresh_db, "--allow-writes")
+    try:
+        arguments = {"lines": "乾之姤", "at": "2026-11-30T09:15"}
+        call = {"name": "cast", "arguments": arguments}
+        cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2}}
+        with write_lock(fresh_db):
+            send(proc, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call})
+            time.sleep(1)  # the cast waits for the lock
+            send(proc, cancel)
+            time.sleep(0.5)
+        deadline = time.monotonic() + 5  # the cast has the lock at once, then it is over
+        while time.monotonic() < deadline:
+            assert readings_stored(fresh_db) == 0
+            time.sleep(0.1)
+        arguments["question"] = "not cancelled"
+        send(proc, {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": call})
+        assert proc.stdout is not None
+        answer = json.loads(proc.stdout.readline())  # nothing for the cancelled call before it
+        assert answer["id"] == 3 and not answer["result"]["isError"]
+        assert readings_stored(fresh_db) == 1
+    finally:
+        proc.kill()
+        proc.wait()
 
 
 @pytest.mark.parametrize("busy", [False, True])

@@ -52,7 +52,7 @@ from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 
-from yimao_db import dialect, sigint
+from yimao_db import dialect, sigint, withdrawal
 from yimao_db.errors import DatabaseError, UsageError, shown
 
 DEFAULT_DB = "yimao.db"
@@ -465,7 +465,9 @@ def writer_engine(
     else:
         engine = create_engine(url, pool_pre_ping=True)
         _on_connect(engine, dialect.postgresql_session())
-    # from the commit on, a Ctrl-C no longer makes the command say it wrote nothing
+    # a withdrawn request (a tool call the assistant cancelled) commits nothing; from the
+    # commit on, a Ctrl-C no longer makes the command say it wrote nothing
+    event.listen(engine, "commit", lambda _conn: withdrawal.refuse_commit())
     event.listen(engine, "commit", lambda _conn: sigint.committing())
     _OPENED.add(engine)
     return engine

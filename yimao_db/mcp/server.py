@@ -39,7 +39,8 @@ from yimao_db.errors import UsageError
 from yimao_db.mcp import knowledge
 from yimao_db.mcp.service import Service
 from yimao_db.mcp.tools import Tool, output_schema
-from yimao_db.sql.stream import halt_all, withdrawn_when
+from yimao_db.sql.stream import halt_all
+from yimao_db.withdrawal import withdrawn_when
 
 T = TypeVar("T")
 PATH = "/mcp"  # where the streamable HTTP transport answers
@@ -83,11 +84,12 @@ class _Call:
 
 
 async def _withdrawable(work: Callable[[], T]) -> T:
-    """``work()`` in a worker thread, its queries interrupted if the request is cancelled
-    meanwhile. The SDK applies an assistant's ``notifications/cancelled`` by cancelling the
-    request's handler, but a worker thread cannot be cancelled and is waited for: a `sql`
-    call ran on to its time limit. A task beside the thread sees the cancellation and
-    marks the call, which the query's threads look at (:func:`withdrawn_when`)."""
+    """``work()`` in a worker thread, withdrawn if the request is cancelled meanwhile: its
+    queries interrupted, its write not committed (:mod:`yimao_db.withdrawal`). The SDK
+    applies an assistant's cancellation by cancelling the request's handler, but a worker
+    thread cannot be cancelled and is waited for: a `sql` call ran on to its time limit, a
+    write waiting for a lock was stored once it got it. A task beside the thread sees the
+    cancellation and marks the call, which the call's threads look at."""
     call = _Call()
 
     async def watch() -> None:

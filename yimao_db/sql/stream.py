@@ -8,8 +8,8 @@ clock and the process's memory: at the ``timeout``, or when the process has grow
 request, on top of the server's own ``statement_timeout``); Ctrl-C does the same at once.
 The timeout bounds the whole run, printing included. A server stopping (``yimao mcp`` at
 Ctrl-C or SIGTERM, its queries in worker threads) stops every query at once
-(:func:`halt_all`); a caller that withdraws its request (an assistant cancelling a tool
-call) stops that request's queries (:func:`withdrawn_when`). A worker that does not stop within
+(:func:`halt_all`); a request withdrawn (an assistant cancelling a tool call,
+:mod:`yimao_db.withdrawal`) stops its own. A worker that does not stop within
 :data:`GRACE` seconds of being interrupted has its PostgreSQL connection cut; one that still
 runs (SQLite busy inside one long function call, where it cannot be interrupted) is left
 behind — it is a daemon thread — and the caller gets its answer.
@@ -26,14 +26,14 @@ import sqlite3
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.engine import URL
 
+from yimao_db import withdrawal
 from yimao_db.db import MAYBE_DAMAGED_ATTR, NOT_UTF8, mark_if_damage, recovery_error
 from yimao_db.errors import DatabaseError, UsageError, YimaoError, shown
 from yimao_db.export import normalise
@@ -71,28 +71,6 @@ def halt_all() -> None:
     wait for a query in a worker thread to end, or reach its time limit. Safe in a signal
     handler."""
     _Process.halting = True
-
-
-def _never() -> bool:
-    return False
-
-
-# whether the request a query is run for has been withdrawn: looked at, from the query's
-# threads, as often as the clock; set for the context that runs the query
-_WITHDRAWN: ContextVar[Callable[[], bool]] = ContextVar("yimao_sql_withdrawn", default=_never)
-
-
-@contextmanager
-def withdrawn_when(withdrawn: Callable[[], bool]) -> Iterator[None]:
-    """Inside, in this context and those copied from it (a worker thread of anyio's), a
-    query stops once ``withdrawn()`` is true, as at its time limit: ``yimao mcp`` passes the
-    tool call's "cancelled by the assistant". ``withdrawn`` is called from other threads and
-    must only read a flag."""
-    token = _WITHDRAWN.set(withdrawn)
-    try:
-        yield
-    finally:
-        _WITHDRAWN.reset(token)
 
 
 class QueryTimedOut(DatabaseError):
@@ -261,7 +239,7 @@ class _Runner(threading.Thread):
         self.session: Session | None = None
         self.baseline = _resident_bytes()
         self.too_big = False  # the runner saw the process outgrow MEMORY_LIMIT
-        self.withdrawn = _WITHDRAWN.get()  # taken here: a thread starts with a context of its own
+        self.withdrawn = withdrawal.check()  # taken here: a thread starts with a context of its own
 
     def grown(self) -> int:
         """Bytes the process has grown by since the query was started (0 if unknown)."""
