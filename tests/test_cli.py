@@ -20,6 +20,7 @@ from helpers import run
 
 from yimao_db.cli import main
 from yimao_db.db import ENV_VAR
+from yimao_db.finding import find_readings
 
 YANG = "━━━━━━━"
 YIN = "━━━ ━━━"
@@ -752,6 +753,21 @@ def test_a_terminal_that_cannot_show_the_characters(built_db: str) -> None:
         "error: the output encoding ascii cannot show the result; use a UTF-8 locale or set "
         "PYTHONIOENCODING=utf-8\n"
     )
+
+
+def test_a_terminal_that_cannot_show_a_cast_it_stored_says_so(fresh_db: str) -> None:
+    """The cast is stored before its chart is printed: the error line says it stays (it
+    said nothing of it, as if nothing had been written)."""
+    proc = _yimao(
+        "cast", "乾之姤", "--at", "2026-11-30T09:15", "--db", fresh_db, PYTHONIOENCODING="ascii"
+    )
+    out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, out) == (2, b"")
+    assert err.decode() == (
+        "error: the output encoding ascii cannot show the result; use a UTF-8 locale or set "
+        "PYTHONIOENCODING=utf-8; what the command committed stays\n"
+    )
+    assert len(find_readings(db=fresh_db)[1]) == 1
 
 
 def test_a_reader_that_stops_early(built_db: str) -> None:

@@ -438,7 +438,7 @@ def _documented(exc: Exception, db: str | None) -> tuple[str, int] | None:
         return (
             _error(
                 f"the output encoding {encoding} cannot show the result; use a UTF-8 locale "
-                "or set PYTHONIOENCODING=utf-8"
+                f"or set PYTHONIOENCODING=utf-8{_stays()}"
             ),
             UsageError.exit_code,
         )
@@ -454,9 +454,13 @@ OUTPUT_FAILURES = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO,
 
 def _output_failure(exc: OSError) -> str:
     """The line for output that could not be written (a full disk, /dev/full)."""
+    return f"cannot write the output: {exc.strerror or exc}{_stays()}"
+
+
+def _stays() -> str:
+    """What a line about output that failed adds when the command had already written."""
     done = sigint.what_stays()
-    stays = f"; {done} stays" if done else ""
-    return f"cannot write the output: {exc.strerror or exc}{stays}"
+    return f"; {done} stays" if done else ""
 
 
 def _error(text: str) -> str:
