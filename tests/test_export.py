@@ -10,6 +10,7 @@ import itertools
 import json
 import os
 import random
+import signal
 import sys
 import tracemalloc
 from collections.abc import Iterator
@@ -480,3 +481,80 @@ def test_an_export_that_fails_part_way_leaves_the_directory_as_it_was(
     monkeypatch.setitem(yimao_export.WRITERS, "csv", real)
     assert main(["export", str(target), "--db", fresh_db]) == 0
     assert {p.name for p in target.iterdir()} == expected_files(fresh_db, "csv")
+
+
+def test_a_ctrl_c_while_the_files_take_their_places_changes_nothing(
+    fresh_db: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A real SIGINT between the files replacing an older export's: the export is placed
+    whole and reported (it left some old files and some new, and said `interrupted`)."""
+    target = tmp_path / "export"
+    assert main(["export", str(target), "--db", fresh_db]) == 0
+    add_readings(fresh_db, tmp_path)
+    assert main(["export", str(tmp_path / "fresh"), "--db", fresh_db]) == 0
+    expected = digest(tmp_path / "fresh")
+    real = os.replace
+    calls = itertools.count(1)
+
+    def replace(source: Any, destination: Any) -> None:
+        if next(calls) == 20:
+            os.kill(os.getpid(), signal.SIGINT)
+            (lambda: None)()  # a call: where Python raises KeyboardInterrupt for it
+        real(source, destination)
+
+    capsys.readouterr()
+    monkeypatch.setattr(os, "replace", replace)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # a command's
+    try:
+        code, out, err = run(capsys, "export", str(target), "--db", fresh_db)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert next(calls) > 21  # every file replaced
+    assert (code, err) == (0, "")
+    assert out.startswith(f"{target}: wrote ")
+    assert digest(target) == expected
+
+
+def test_a_second_ctrl_c_while_an_interrupted_export_tidies_up(
+    fresh_db: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A Ctrl-C part-way, and another as the export closes its database: `interrupted`, and
+    the staging directory removed all the same (it was left with the files written so far)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    real_reader = yimao_export._reader
+    readers = itertools.count(1)
+
+    def reader(conn: Connection, source: Any) -> Any:
+        if next(readers) == 5:
+            os.kill(os.getpid(), signal.SIGINT)
+            (lambda: None)()
+        return real_reader(conn, source)
+
+    def engine(db: Any) -> Any:
+        made = reader_engine(db)
+        dispose = made.dispose
+
+        def disposing(*args: Any, **kwargs: Any) -> None:
+            os.kill(os.getpid(), signal.SIGINT)  # the second Ctrl-C
+            (lambda: None)()
+            dispose(*args, **kwargs)
+
+        monkeypatch.setattr(made, "dispose", disposing)
+        return made
+
+    monkeypatch.setattr(yimao_export, "_reader", reader)
+    monkeypatch.setattr("yimao_db.export.reader_engine", engine)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        code, out, err = run(capsys, "export", str(home / "export"), "--db", fresh_db)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert (code, out, err) == (130, "", "interrupted\n")
+    assert list(home.iterdir()) == []

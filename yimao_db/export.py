@@ -37,7 +37,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Connection, inspect, text
 from sqlalchemy.engine import URL
 
-from yimao_db import dialect
+from yimao_db import dialect, sigint
 from yimao_db.db import reader_engine
 from yimao_db.errors import UsageError, shown
 from yimao_db.kb import sign_count
@@ -325,7 +325,10 @@ def export(
     directory inside ``directory`` or its nearest existing parent; only when every file is
     complete do they take their places (``os.replace`` each, or one rename of the whole
     directory when it is new). An export that fails part-way, or is interrupted, removes
-    what it wrote and leaves ``directory`` as it was."""
+    what it wrote and leaves ``directory`` as it was. The files take their places with
+    Ctrl-C ignored, a few renames: an export is placed whole and said to be (the command
+    line's note of what stays, :func:`yimao_db.sigint.made`), or not at all; the tidying
+    after a failure is not cut short by a second Ctrl-C either."""
     if fmt not in FORMATS:
         raise UsageError(
             f"unknown export format {shown(fmt)}: expected one of {', '.join(FORMATS)}"
@@ -355,12 +358,15 @@ def export(
                 written.append(Exported(source.name, source.kind, name, tuple(columns), count))
             readme = schema_readme(conn, written, fmt)
             _written(Path.write_text, staging.path / README, readme, "utf-8")
-        _place(staging.path, target, [*(e.file for e in written), README])
-        staging = None
+        with sigint.ignored():  # the files take their places, and it is said, whole
+            _place(staging.path, target, [*(e.file for e in written), README])
+            staging = None
+            sigint.made(f"the export to {directory}")
     finally:
-        engine.dispose()
-        if staging is not None:
-            staging.remove()
+        with sigint.ignored():  # a second Ctrl-C would leave the staging directory behind
+            if staging is not None:
+                staging.remove()
+            engine.dispose()
     return written
 
 

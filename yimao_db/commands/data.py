@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from yimao_db import sigint
 from yimao_db.commands import SubParsers, db_option, format_options, out
 
 
@@ -37,7 +36,6 @@ def cmd_export(args: argparse.Namespace) -> int:
         if progress is not None:
             progress.clear()
     rows = sum(e.rows for e in written)
-    sigint.made(f"the export to {args.dir}")
     out(f"{args.dir}: wrote {len(written)} {args.format} files ({rows} rows) and {README}\n")
     return 0
 
