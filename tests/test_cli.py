@@ -836,6 +836,36 @@ def test_a_ctrl_c_while_the_command_line_loads_is_interrupted(module: str, tmp_p
     assert list(tmp_path.iterdir()) == []
 
 
+INTERRUPTED_AS_MAIN_BEGINS = """
+import sys
+from yimao_db import __main__, cli
+def begins():  # a Ctrl-C before the command line's main has begun to take them
+    raise KeyboardInterrupt
+cli.main = begins
+if sys.argv[1] == "twice":  # and another as the first is being taken
+    real = __main__._interrupted_while_loading
+    calls = []
+    def taken():
+        calls.append(1)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        real()
+    __main__._interrupted_while_loading = taken
+sys.exit(__main__.main())
+"""
+
+
+@pytest.mark.parametrize("times", ["once", "twice"])
+def test_a_ctrl_c_as_the_command_lines_main_begins(times: str) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", INTERRUPTED_AS_MAIN_BEGINS, times],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "interrupted\n")
+
+
 def test_each_command_is_found_in_its_own_module() -> None:
     """cli.MODULE_OF names, for every command, the module that registers it."""
     import argparse

@@ -585,3 +585,31 @@ def test_two_ctrl_c_at_once_stop_the_server_in_one_line(database: Path, gap: flo
     while "interrupted" not in "".join(running.stderr) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert "".join(running.stderr) == "interrupted\n"
+
+
+def test_a_ctrl_c_inside_sqlites_authorizer_as_the_server_starts(
+    database: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A real SIGINT while SQLite asks the authorizer about the start's own query (reading
+    the documentation tables): `interrupted`, 130. SQLite took the KeyboardInterrupt raised
+    in the callback for a refusal: `error: database: access to … is prohibited`, exit 2
+    (2 of 400 Ctrl-Cs at random moments of a start)."""
+    from yimao_db.web import limits
+
+    real = limits.ServeAuthorizer.__call__
+    calls = iter(range(1, 1_000_000))
+
+    def authorize(self: limits.ServeAuthorizer, *args: Any) -> int:
+        if next(calls) == 3:
+            os.kill(os.getpid(), signal.SIGINT)
+            (lambda: None)()  # a call: where Python raises KeyboardInterrupt for it
+        return real(self, *args)
+
+    monkeypatch.setattr(limits.ServeAuthorizer, "__call__", authorize)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # a command's
+    try:
+        code, out, err = run(capsys, "serve", "--db", str(database), "--port", "0")
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert next(calls) > 4  # the start's query went on
+    assert (code, out, err) == (130, "", "interrupted\n")

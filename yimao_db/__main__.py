@@ -19,9 +19,15 @@ def main() -> int:
 
         quiet_interrupted_finalizers()  # from the start: the imports below have callbacks too
         from yimao_db.cli import main as command
-    except KeyboardInterrupt:
-        _interrupted_while_loading()
-    return command()
+
+        return command()  # which takes every Ctrl-C once it has begun
+    except KeyboardInterrupt:  # while the command line loads, or as its main begins
+        pass
+    while True:
+        try:
+            _interrupted_while_loading()
+        except KeyboardInterrupt:  # another, as this one is being taken
+            continue
 
 
 def _interrupted_while_loading() -> "NoReturn":

@@ -110,7 +110,8 @@ def held() -> Iterator[None]:
     """Ctrl-C (SIGINT) inside is held to the end of the block, then raised: for work that a
     KeyboardInterrupt would break rather than stop. Importing the MCP SDK builds pydantic's
     validators, and pydantic turns a KeyboardInterrupt raised meanwhile into a SchemaError
-    of its own, which a command would report as an internal error. Only over Python's
+    of its own, which a command would report as an internal error; SQLite takes one raised
+    in its authorizer (``yimao serve``'s) for a refusal of the query. Only over Python's
     default handler, in the main thread; elsewhere this does nothing."""
     if not (
         threading.current_thread() is threading.main_thread()

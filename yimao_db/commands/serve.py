@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from yimao_db import db as dbmod
+from yimao_db import sigint
 from yimao_db.commands import SubParsers, db_option
 from yimao_db.errors import UsageError
 
@@ -47,7 +48,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     port = _port(args.port)
     warning = site.check_host(args.host, args.allow_remote)
     with site.opened(path) as served:
-        with served.engine.connect() as conn:
+        # held: a Ctrl-C raised inside SQLite's authorizer would read as a refusal of the
+        # query (`error: database: access to … is prohibited`, exit 2)
+        with sigint.held(), served.engine.connect() as conn:
             tables, columns = read_meta(conn)
         meta = site.metadata(tables, columns)
         sock = site.listen(args.host, port)
