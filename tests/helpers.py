@@ -16,6 +16,7 @@ from sqlalchemy import Engine, text
 
 from yimao_db import dialect
 from yimao_db.cli import main
+from yimao_db.db import reader_engine
 from yimao_db.kb import seeding
 
 if TYPE_CHECKING:
@@ -24,6 +25,17 @@ if TYPE_CHECKING:
 
 # a query that never ends by itself, on either backend: SELECT {} of the rows 1, 2, 3, …
 ENDLESS = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT {}"
+
+
+def rows(db: str, sql: str) -> list[tuple[Any, ...]]:
+    """The rows of ``sql`` in the database ``db``, read through an engine of their own
+    (disposed of after: nothing is left open)."""
+    engine = reader_engine(db)
+    try:
+        with engine.connect() as conn:
+            return [tuple(r) for r in conn.execute(text(sql))]
+    finally:
+        engine.dispose()
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

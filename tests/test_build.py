@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from alembic import command
+from helpers import rows
 from sqlalchemy import Connection, create_engine, create_mock_engine, inspect, text
 from sqlalchemy.exc import IntegrityError
 
@@ -549,12 +550,7 @@ def file_state(db: str) -> bytes | None:
 
 
 def version(db: str) -> list[str]:
-    engine = reader_engine(db)
-    try:
-        with engine.connect() as c:
-            return list(c.execute(text("SELECT version_num FROM alembic_version")).scalars())
-    finally:
-        engine.dispose()
+    return [v for (v,) in rows(db, "SELECT version_num FROM alembic_version")]
 
 
 def test_newer_schema_revision_is_refused_untouched(fresh_db: str) -> None:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import coins_of, counts, run
+from helpers import coins_of, counts, rows, run
 from sqlalchemy import Engine, text
 
 from yimao_db.db import reader_engine, writer_engine
@@ -79,12 +79,7 @@ def snapshot(db: str) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
 
 
 def questions(db: str) -> list[str | None]:
-    eng = reader_engine(db)
-    try:
-        with eng.connect() as conn:
-            return list(conn.execute(text("SELECT question FROM reading ORDER BY id")).scalars())
-    finally:
-        eng.dispose()
+    return [q for (q,) in rows(db, "SELECT question FROM reading ORDER BY id")]
 
 
 def imported(capsys: pytest.CaptureFixture[str], db: str, path: Path) -> list[int]:

@@ -20,7 +20,7 @@ from typing import Any
 
 import anyio
 import pytest
-from helpers import ENDLESS, run
+from helpers import ENDLESS, rows, run
 from jsonschema import Draft202012Validator
 from mcp.shared.exceptions import MCPError
 from mcp_client import Session, command, environment, http, stdio, texts
@@ -803,12 +803,8 @@ def write_lock(database: str) -> Iterator[None]:
 
 
 def readings_stored(database: str) -> int:
-    engine = reader_engine(database)
-    try:
-        with engine.connect() as conn:
-            return int(conn.execute(text("SELECT count(*) FROM reading")).scalar_one())
-    finally:
-        engine.dispose()
+    [(stored,)] = rows(database, "SELECT count(*) FROM reading")
+    return int(stored)
 
 
 def test_a_cast_cancelled_while_it_waits_for_a_lock_is_not_stored(fresh_db: str) -> None:
