@@ -1,9 +1,10 @@
 """The ``yimao`` command, and ``python -m yimao_db``: :func:`yimao_db.cli.main`, loaded under a
 guard. Loading the command line takes some 20 ms of a start; a Ctrl-C meanwhile would be
 Python's traceback from the import. It is ``interrupted`` and exit 130 instead, with nothing
-done, as a Ctrl-C during a command is. (Before this module's own code runs, Python starts
-and loads the package, whose ``__init__`` imports nothing: a Ctrl-C then ends the process
-as it ends any program that has not started, with no output.)"""
+done, as a Ctrl-C during a command is. (Before this module's own code runs, Python starts,
+runs the script pip generated and loads the package, whose ``__init__`` imports nothing: a
+Ctrl-C then is Python's own, the signal or its traceback, as for any program that has not
+started.)"""
 
 import os
 
