@@ -683,15 +683,16 @@ def cpu_seconds(pid: int) -> float:
 def counting(database: str, pid: int) -> bool:
     """Whether the server ``pid`` runs COUNTING in the next two seconds: SQLite's query
     keeps the server's process busy (a core, about, while it runs: more than 15 % of the two
-    seconds); PostgreSQL's is the database's active statement (a fetch from the query's
-    cursor) at some look."""
+    seconds); PostgreSQL's is an active fetch from the cursor of `yimao sql`'s query in the
+    database at some look."""
     if resolve_url(database).get_backend_name() == "sqlite":
         before = cpu_seconds(pid)
         time.sleep(2)
         return cpu_seconds(pid) - before > 0.3
-    active = text(
+    active = text(  # not autovacuum's, which is active in the database now and then
         "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-        " AND state = 'active' AND pid <> pg_backend_pid()"
+        " AND state = 'active' AND backend_type = 'client backend'"
+        " AND query LIKE 'FETCH %yimao_sql%'"
     )
     engine = reader_engine(database)
     try:
