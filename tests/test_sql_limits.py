@@ -377,8 +377,8 @@ def test_a_runner_that_ends_at_its_deadline_is_a_timeout() -> None:
             self.items: queue.Queue[tuple[str, object]] = queue.Queue()
             self.too_big = False
 
-        def withdrawn(self) -> bool:
-            return False
+        def called_off(self) -> str | None:
+            return None
 
         def is_alive(self) -> bool:
             return False

@@ -241,6 +241,15 @@ class _Runner(threading.Thread):
         self.too_big = False  # the runner saw the process outgrow MEMORY_LIMIT
         self.withdrawn = withdrawal.check()  # taken here: a thread starts with a context of its own
 
+    def called_off(self) -> str | None:
+        """Why the query is to stop now, if it is: the process is stopping (:func:`halt_all`),
+        or the request it runs for has been withdrawn."""
+        if _Process.halting:
+            return "the server is stopping"
+        if self.withdrawn():
+            return "its request was withdrawn"
+        return None
+
     def grown(self) -> int:
         """Bytes the process has grown by since the query was started (0 if unknown)."""
         now = _resident_bytes()
@@ -251,7 +260,7 @@ class _Runner(threading.Thread):
         try:
             with open_session(self.url, self.deadline) as session:
                 self.session = session
-                if self.stopping.is_set() or _Process.halting or self.withdrawn():
+                if self.stopping.is_set() or self.called_off():
                     raise _Stopped  # stopped while it connected: the statement never starts
                 try:
                     try:
@@ -361,12 +370,9 @@ class _Reader:
         now = time.monotonic()
         if self.stopped is None:
             deadline = self.runner.deadline
-            if _Process.halting:
-                self.stopped = DatabaseError("the query was interrupted: the server is stopping")
-                self.stopped_at = now
-                self.runner.interrupt()
-            elif self.runner.withdrawn():
-                self.stopped = DatabaseError("the query was interrupted: its request was withdrawn")
+            why = self.runner.called_off()
+            if why is not None:
+                self.stopped = DatabaseError(f"the query was interrupted: {why}")
                 self.stopped_at = now
                 self.runner.interrupt()
             elif deadline is not None and now >= deadline:
