@@ -110,8 +110,11 @@ sign.append_column(
 # signs grouped by one of them reads `sign` in that attribute's order and counts each sign's
 # range of reading_sign's index: 2.8-3.7 x the time of reading every line once at 100,000
 # readings, where without one SQLite read every stored row, looked up its sign and sorted
-# (20-28 x)
-SIGN_GROUPINGS = ("subject", "polarity", "weight", "passage", "basis")
+# (20-28 x; 32-39 x for the meanings and what a sign cancels, whose indexes came with
+# revision 0032)
+SIGN_GROUPINGS = (
+    "subject", "polarity", "weight", "passage", "basis", "meaning", "meaning_zh", "cancels",
+)  # fmt: skip
 for _name in SIGN_GROUPINGS:
     Index(f"ix_sign_{_name}", sign.c[_name], sign.c.name)
 
