@@ -25,7 +25,9 @@ The natural queries (``NATURAL``) are the queries a person, a reporting tool or 
 facet writes against the public views, each timed interleaved with the floor; on PostgreSQL
 also against SQLite's time of the same run (goal ≤ 2 ×). ``yimao stats --by …`` runs as a
 process (``--by sign|hexagram|changed|outcome|use``, goal ≤ 3 s). ``--natural-only`` stops
-there; ``--match TEXT`` keeps the natural queries holding TEXT.
+there; ``--match TEXT`` keeps the natural queries holding TEXT. ``--every-column`` times,
+instead, a ``GROUP BY`` of each column of each reading view alone (``GROUPINGS``), and
+says how many columns of each view meet its goal.
 """
 
 from __future__ import annotations
@@ -96,6 +98,15 @@ NATURAL: tuple[tuple[str, float], ...] = (
     ("SELECT sign, count(*) FROM v_reading_sign GROUP BY 1", 5),
     ("SELECT basis, count(*) FROM v_reading_sign GROUP BY 1", 5),
 )
+# --every-column: each reading view's goal for a GROUP BY of one of its columns (the issue's
+# for v_reading, v_reading_line, v_reading_hidden and the signs; the lines' for the 用神)
+GROUPINGS = {
+    "v_reading": 3.0,
+    "v_reading_line": 5.0,
+    "v_reading_hidden": 5.0,
+    "v_reading_use": 5.0,
+    "v_reading_sign": 5.0,
+}
 MATCH: list[str] = []  # --match: only the natural queries holding one of these
 STATS = ("sign", "hexagram", "changed", "outcome", "use")  # yimao stats --by …, goal ≤ 3 s each
 STATS_KEPT: list[str] = []  # --stats: only these groupings
@@ -236,6 +247,55 @@ def load_average() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
+def interleaved(conn: Connection, sql: str, repeat: int) -> tuple[float, float]:
+    """(``sql``'s median, the floor's): each run right after a run of the floor, so that a
+    change in the machine's load touches both alike; after a warm-up."""
+    floors: list[float] = []
+    times: list[float] = []
+    conn.exec_driver_sql(sql).fetchall()  # warm-up
+    for _ in range(repeat):
+        for sink, q in ((floors, FLOOR), (times, sql)):
+            start = time.perf_counter()
+            conn.exec_driver_sql(q).fetchall()
+            sink.append(time.perf_counter() - start)
+    return statistics.median(times), statistics.median(floors)
+
+
+def every_column(
+    conn: Connection, repeat: int, sqlite: dict[str, float] | None
+) -> dict[str, float]:
+    """``SELECT col, count(*) FROM view GROUP BY 1`` for every column of every reading view
+    (:data:`GROUPINGS`, with the goal of a grouping of one column of each), against the
+    floor: how many columns meet the goal, and the ratio of each that does not; on
+    PostgreSQL also against SQLite's time of the same run (goal ≤ 2 ×). The medians."""
+    from yimao_db.kb.views import views
+
+    found: dict[str, float] = {}
+    print(f"  every column grouped alone (load average {load_average()}):")
+    for view, goal in GROUPINGS.items():
+        ratios, against = {}, {}
+        for column in views()[view].column_names:
+            sql = f"SELECT {column}, count(*) FROM {view} GROUP BY 1"
+            t, f = interleaved(conn, sql, repeat)
+            found[sql], ratios[column] = t, t / f
+            if sqlite is not None:
+                against[column] = t / sqlite[sql]
+        print(f"    {view}: {_within(ratios, goal, f'{goal:g} × the floor')}")
+        if against:
+            print("      " + _within(against, 2, "2 × SQLite's time"))
+    return found
+
+
+def _within(ratios: dict[str, float], goal: float, what: str) -> str:
+    """How many of ``ratios`` are at most ``goal``, the highest, and each one above it."""
+    missed = sorted(((r, c) for c, r in ratios.items() if r > goal), reverse=True)
+    return (
+        f"{len(ratios) - len(missed)} of {len(ratios)} columns within {what} (highest "
+        f"{max(ratios.values()):.2f} ×)"
+        + (": missed " + ", ".join(f"{c} {r:.2f} ×" for r, c in missed) if missed else "")
+    )
+
+
 def natural(
     conn: Connection, repeat: int, floor: float, sqlite: dict[str, float] | None
 ) -> dict[str, float]:
@@ -247,15 +307,7 @@ def natural(
     for sql, goal in NATURAL:
         if MATCH and not any(m in sql for m in MATCH):
             continue
-        floors: list[float] = []
-        times: list[float] = []
-        conn.exec_driver_sql(sql).fetchall()  # warm-up
-        for _ in range(repeat):
-            for sink, q in ((floors, FLOOR), (times, sql)):
-                start = time.perf_counter()
-                conn.exec_driver_sql(q).fetchall()
-                sink.append(time.perf_counter() - start)
-        t, f = statistics.median(times), statistics.median(floors)
+        t, f = interleaved(conn, sql, repeat)
         found[sql] = t
         verdict = "met" if t <= goal * f else "MISSED"
         line = f"    {t * 1000:9,.0f} ms {t / f:7.2f} × floor (≤ {goal:g}: {verdict})"
@@ -285,6 +337,7 @@ def report(
     fetch_repeat: int,
     *,
     only_natural: bool = False,
+    every: bool = False,
     sqlite: dict[str, float] | None = None,
 ) -> dict[str, float]:
     with engine.connect() as conn:
@@ -296,6 +349,8 @@ def report(
         floor = median_time(run(FLOOR), repeat)
         print(f"\n{backend}, {n:,} readings ({6 * n:,} lines); medians of {repeat}, warmed up")
         print(f"  floor  {FLOOR}: {floor * 1000:,.0f} ms")
+        if every:
+            return every_column(conn, repeat, sqlite)
         for name, goal in (("readings_by_primary", 2), ("readings_wealth_void", 5)):
             t = median_time(run(documented(name)), repeat)
             verdict = "met" if t <= goal * floor else "MISSED"
@@ -387,6 +442,11 @@ def main() -> int:
         choices=STATS,
         help="only these yimao stats groupings (repeatable; default all)",
     )
+    p.add_argument(
+        "--every-column",
+        action="store_true",
+        help="only the floor and a GROUP BY of every column of every reading view",
+    )
     args = p.parse_args()
     MATCH.extend(args.match)
     STATS_KEPT.extend(args.stats)
@@ -398,7 +458,10 @@ def main() -> int:
         if fresh:
             fill(engine, args.readings, args.seed)
         only = args.natural_only
-        sqlite = report(engine, args.readings, args.repeat, args.fetch_repeat, only_natural=only)
+        every = args.every_column
+        sqlite = report(
+            engine, args.readings, args.repeat, args.fetch_repeat, only_natural=only, every=every
+        )
         engine.dispose()
         if args.pg:
             server = make_url(args.pg)
@@ -421,6 +484,7 @@ def main() -> int:
                     args.repeat,
                     args.fetch_repeat,
                     only_natural=only,
+                    every=every,
                     sqlite=sqlite,
                 )
                 engine.dispose()
