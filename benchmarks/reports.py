@@ -98,8 +98,8 @@ NATURAL: tuple[tuple[str, float], ...] = (
     ("SELECT sign, count(*) FROM v_reading_sign GROUP BY 1", 5),
     ("SELECT basis, count(*) FROM v_reading_sign GROUP BY 1", 5),
 )
-# --every-column: each reading view's goal for a GROUP BY of one of its columns (the issue's
-# for v_reading, v_reading_line, v_reading_hidden and the signs; the lines' for the 用神)
+# --every-column: each reading view's goal for a GROUP BY of one of its columns, as
+# docs/performance.md states them (v_reading_use takes the lines' goal)
 GROUPINGS = {
     "v_reading": 3.0,
     "v_reading_line": 5.0,
