@@ -25,6 +25,7 @@ from yimao_db.kb.expected.chart import ExpectedChart, expected_chart
 from yimao_db.kb.facts import read_tsv
 from yimao_db.kb.rules.ganzhi import sixty
 from yimao_db.kb.rules.signs import by_name
+from yimao_db.kb.rules.stages import stage_names
 from yimao_db.kb.schema import metadata
 from yimao_db.readings import cast, chart
 
@@ -330,7 +331,17 @@ def check_readings_wealth_void(rows: Rows) -> None:
     assert want and [r[0] for r in rows] == want
 
 
-READING_QUERIES = ("readings_by_primary", "readings_wealth_void")
+def check_lines_by_stage(rows: Rows) -> None:
+    """Every cast line's stage, counted from the rules, in the stages' order; and what the
+    view gives grouped by stage (checked beside it, in
+    :func:`test_lines_by_stage_is_the_views_grouping`)."""
+    counts = Counter(line["stage"] for c in _oracle_charts() for line in c.lines)
+    order = stage_names()
+    assert [(r[0], r[1]) for r in rows] == [(s, counts[s]) for s in order if s in counts]
+    assert sum(r[1] for r in rows) == 6 * len(RANDOM_CASTS)
+
+
+READING_QUERIES = ("readings_by_primary", "readings_wealth_void", "lines_by_stage")
 
 
 @pytest.fixture(scope="module")
@@ -393,3 +404,11 @@ def test_query_answer(conn: Connection, name: str) -> None:
 def test_reading_query_answer(reading_conn: Connection, name: str) -> None:
     rows = reading_conn.execute(text(queries()[name])).all()
     CHECKS[name](rows)
+
+
+def test_lines_by_stage_is_the_views_grouping(reading_conn: Connection) -> None:
+    """The documented count of the lines by stage, from the readings' keys, is the natural
+    grouping of v_reading_line."""
+    natural = "SELECT stage, COUNT(*) FROM v_reading_line GROUP BY stage"
+    rows = reading_conn.execute(text(queries()["lines_by_stage"])).all()
+    assert sorted(map(tuple, rows)) == sorted(map(tuple, reading_conn.execute(text(natural))))
