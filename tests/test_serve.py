@@ -330,7 +330,7 @@ def test_every_hexagram_page_names_the_passages_citing_its_rows(site: httpx.Clie
 def test_every_canned_query_has_its_own_title(site: httpx.Client) -> None:
     meta = get(site, "/-/metadata.json").json()["databases"]["yimao"]["queries"]
     titles = {name: entry["title"] for name, entry in meta.items()}
-    assert len(set(titles.values())) == len(titles) == len(queries()) == 21
+    assert len(set(titles.values())) == len(titles) == len(queries()) == 22
     assert titles["marriage_between"] == "What is the between line in a given matter (domain)?"
     assert titles["moving_guangui_between"] == (
         "What does a between line mean when it moves, or holds 官鬼?"
