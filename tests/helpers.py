@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
+import signal
 import sqlite3
 from collections.abc import Iterator
 from functools import cache
@@ -25,6 +27,24 @@ if TYPE_CHECKING:
 
 # a query that never ends by itself, on either backend: SELECT {} of the rows 1, 2, 3, …
 ENDLESS = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT {}"
+
+
+def ctrl_c() -> None:
+    """A real Ctrl-C, here: SIGINT to this process, then a call, where Python raises the
+    KeyboardInterrupt for it (under Python's handler: :func:`as_a_command`)."""
+    os.kill(os.getpid(), signal.SIGINT)
+    (lambda: None)()
+
+
+@contextlib.contextmanager
+def as_a_command() -> Iterator[None]:
+    """Inside, Ctrl-C is handled by Python's own handler, as in a command (pytest's may
+    differ); the handler before is restored after."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def rows(db: str, sql: str) -> list[tuple[Any, ...]]:

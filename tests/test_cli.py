@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import run
+from helpers import as_a_command, ctrl_c, run
 
 from yimao_db.cli import main
 from yimao_db.db import ENV_VAR
@@ -994,15 +994,13 @@ def test_a_ctrl_c_held_through_a_library_that_would_break_is_raised_after_it() -
 
     def building() -> str:  # converts a Ctrl-C, as pydantic-core does
         try:
-            os.kill(os.getpid(), signal.SIGINT)
-            (lambda: None)()  # a call: where Python raises KeyboardInterrupt for it
+            ctrl_c()
         except KeyboardInterrupt as exc:
             raise RuntimeError(f"error building a validator: {exc!r}") from None
         return "built"
 
     built = []
-    started = signal.signal(signal.SIGINT, signal.default_int_handler)  # a command's
-    try:
+    with as_a_command():
         with pytest.raises(KeyboardInterrupt):
             with sigint.held():
                 built.append(building())
@@ -1013,8 +1011,6 @@ def test_a_ctrl_c_held_through_a_library_that_would_break_is_raised_after_it() -
         assert built == ["built", "again"]
         with pytest.raises(RuntimeError, match="KeyboardInterrupt"):
             building()  # what happened before
-    finally:
-        signal.signal(signal.SIGINT, started)
 
 
 ESCAPE_RUNNER = """

@@ -10,7 +10,6 @@ import itertools
 import json
 import os
 import random
-import signal
 import sys
 import tracemalloc
 from collections.abc import Iterator
@@ -19,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import run
+from helpers import as_a_command, ctrl_c, run
 from sqlalchemy import Connection, inspect, text
 
 from yimao_db import export as yimao_export
@@ -501,17 +500,13 @@ def test_a_ctrl_c_while_the_files_take_their_places_changes_nothing(
 
     def replace(source: Any, destination: Any) -> None:
         if next(calls) == 20:
-            os.kill(os.getpid(), signal.SIGINT)
-            (lambda: None)()  # a call: where Python raises KeyboardInterrupt for it
+            ctrl_c()
         real(source, destination)
 
     capsys.readouterr()
     monkeypatch.setattr(os, "replace", replace)
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # a command's
-    try:
+    with as_a_command():
         code, out, err = run(capsys, "export", str(target), "--db", fresh_db)
-    finally:
-        signal.signal(signal.SIGINT, previous)
     assert next(calls) > 21  # every file replaced
     assert (code, err) == (0, "")
     assert out.startswith(f"{target}: wrote ")
@@ -533,8 +528,7 @@ def test_a_second_ctrl_c_while_an_interrupted_export_tidies_up(
 
     def reader(conn: Connection, source: Any) -> Any:
         if next(readers) == 5:
-            os.kill(os.getpid(), signal.SIGINT)
-            (lambda: None)()
+            ctrl_c()
         return real_reader(conn, source)
 
     def engine(db: Any) -> Any:
@@ -542,8 +536,7 @@ def test_a_second_ctrl_c_while_an_interrupted_export_tidies_up(
         dispose = made.dispose
 
         def disposing(*args: Any, **kwargs: Any) -> None:
-            os.kill(os.getpid(), signal.SIGINT)  # the second Ctrl-C
-            (lambda: None)()
+            ctrl_c()  # the second
             dispose(*args, **kwargs)
 
         monkeypatch.setattr(made, "dispose", disposing)
@@ -551,10 +544,7 @@ def test_a_second_ctrl_c_while_an_interrupted_export_tidies_up(
 
     monkeypatch.setattr(yimao_export, "_reader", reader)
     monkeypatch.setattr("yimao_db.export.reader_engine", engine)
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
+    with as_a_command():
         code, out, err = run(capsys, "export", str(home / "export"), "--db", fresh_db)
-    finally:
-        signal.signal(signal.SIGINT, previous)
     assert (code, out, err) == (130, "", "interrupted\n")
     assert list(home.iterdir()) == []

@@ -26,7 +26,7 @@ import pytest
 
 pytest.importorskip("datasette")
 import httpx
-from helpers import copy_db, run
+from helpers import as_a_command, copy_db, ctrl_c, run
 from serving import built_with_readings, served, server, yimao_command
 
 from yimao_db import db as dbmod
@@ -601,15 +601,11 @@ def test_a_ctrl_c_inside_sqlites_authorizer_as_the_server_starts(
 
     def authorize(self: limits.ServeAuthorizer, *args: Any) -> int:
         if next(calls) == 3:
-            os.kill(os.getpid(), signal.SIGINT)
-            (lambda: None)()  # a call: where Python raises KeyboardInterrupt for it
+            ctrl_c()
         return real(self, *args)
 
     monkeypatch.setattr(limits.ServeAuthorizer, "__call__", authorize)
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # a command's
-    try:
+    with as_a_command():
         code, out, err = run(capsys, "serve", "--db", str(database), "--port", "0")
-    finally:
-        signal.signal(signal.SIGINT, previous)
     assert next(calls) > 4  # the start's query went on
     assert (code, out, err) == (130, "", "interrupted\n")

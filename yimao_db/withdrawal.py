@@ -4,7 +4,8 @@
 check that turns true once the assistant has cancelled the call. Then
 
 - a ``yimao sql`` query of the call stops, as at its time limit
-  (:mod:`yimao_db.sql.stream` looks at :func:`withdrawn` as often as at the clock);
+  (:mod:`yimao_db.sql.stream` takes the call's :func:`check` into the query's thread and
+  calls it as often as it reads the clock);
 - a write of the call does not commit: the writer engine asks :func:`refuse_commit` just
   before COMMIT (:func:`yimao_db.db.writer_engine`), so a write that waited for another
   session's lock past the cancel is rolled back, not stored after the assistant gave up.
