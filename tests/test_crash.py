@@ -196,12 +196,16 @@ def test_killed_first_build_leaves_nothing_half_built(
 ) -> None:
     case = crashes[name]
     assert case.returncode == -signal.SIGKILL
-    if case.path.exists():
-        assert tables(case.path) == set()  # an empty file: no schema, no rows
-        code, out = cli_check(case.path)
-        assert code == 1 and "not built" in out
-    build(str(case.path))
+    # the new file is built beside its place, under a hidden name, and takes its name when
+    # complete: a killed build leaves only its hidden file
+    assert not case.path.exists()
+    left = sorted(case.path.parent.glob(f".{case.path.name}.*.building*"))
+    assert left, "the killed build's hidden file"
+    code, out = cli_check(case.path)
+    assert code == 2 and "no database" in out, out
+    build(str(case.path))  # removes the hidden file of the build that was killed
     assert doctor.check(str(case.path), expected) == []
+    assert sorted(case.path.parent.glob(f".{case.path.name}.*.building*")) == []
 
 
 @pytest.mark.parametrize("name", cases_of("older"))

@@ -25,17 +25,21 @@ revision check). It exists only for the crash tests; unset, it does nothing.
 
 from __future__ import annotations
 
+import contextlib
+import glob
 import os
 import signal
+import sqlite3
 import time
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 from sqlalchemy import Connection, inspect, text
 from sqlalchemy.engine import URL
 
 from yimao_db import dialect
-from yimao_db.db import writer_engine
+from yimao_db.db import is_sqlite, resolve_url, sqlite_path, writer_engine
 from yimao_db.errors import DatabaseError, SeedCheckFailed, shown
 from yimao_db.kb import derived, head_schema, invariants, seeding
 from yimao_db.paths import migrations_dir
@@ -275,10 +279,83 @@ class BuildReport:
 def build(db: str | URL | None = None, *, mend: bool = False) -> BuildReport:
     """Build or upgrade the database and (re)seed it in one transaction. The derived rows
     that differ from their definitions are rewritten when the seed changed a table they
-    read, or with ``mend`` (every reading compared: seconds at a million readings)."""
+    read, or with ``mend`` (every reading compared: seconds at a million readings). A new
+    SQLite file is built beside its place and put there when complete
+    (:func:`_build_new_file`)."""
+    url = db if isinstance(db, URL) else resolve_url(db)
+    path = sqlite_path(url) if is_sqlite(url) else None
+    if path is not None and not os.path.lexists(path) and os.access(path.parent, os.W_OK):
+        return _build_new_file(url, path, mend=mend)
+    return _build(url, mend=mend)
+
+
+def _build_new_file(url: URL, path: Path, *, mend: bool) -> BuildReport:
+    """Build a new SQLite file as ``.NAME.PID.building`` beside ``path`` and give it its
+    name when the build has committed (a hard link: never over a file that appeared
+    meanwhile). A build that fails or is interrupted leaves no file; one killed leaves its
+    hidden file, which the next build of the path removes. When another build placed its
+    file first, this one builds on that file (at the head: nothing to do); on a file system
+    without hard links it builds in place."""
+    _remove_abandoned(path)
+    partial = path.with_name(f".{path.name}.{os.getpid()}{BUILDING}")
+    try:
+        report = _build(url.set(database=str(partial)), mend=mend)
+        _checkpoint(partial)
+        try:
+            os.link(partial, path)
+        except OSError:  # placed by another build first, or no hard links here
+            return _build(url, mend=mend)
+        return report
+    finally:
+        for leftover in (partial, *(partial.with_name(partial.name + s) for s in SIDE_FILES)):
+            with contextlib.suppress(FileNotFoundError):
+                leftover.unlink()
+
+
+BUILDING = ".building"  # the end of a new file's name while it is built
+SIDE_FILES = ("-wal", "-shm", "-journal")
+
+
+def _checkpoint(path: Path) -> None:
+    """Move everything the WAL holds into the file itself, which alone gets the name."""
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        conn.execute("PRAGMA journal_mode").fetchall()
+    finally:
+        conn.close()
+
+
+def _remove_abandoned(path: Path) -> None:
+    """Remove the hidden files of builds of ``path`` that were killed (their process is
+    gone)."""
+    for found in path.parent.glob(f".{glob.escape(path.name)}.*{BUILDING}*"):
+        pid = found.name[len(path.name) + 2 :].split(".", 1)[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            with contextlib.suppress(FileNotFoundError):
+                found.unlink()
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs: exists, and on Linux is not a zombie (a killed process
+    whose parent has not yet collected it)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    with contextlib.suppress(OSError, IndexError):
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        return stat.rsplit(")", 1)[1].split()[0] != "Z"
+    return True
+
+
+def _build(url: URL, *, mend: bool) -> BuildReport:
+    """:func:`build` of the database at ``url``, in place."""
     started = time.perf_counter()
     tables = seeding.compute_tables()  # self-checks run before anything is written
-    engine = writer_engine(db, building=True)
+    engine = writer_engine(url, building=True)
     try:
         with engine.begin() as conn:
             dialect.lock_build(conn)  # PostgreSQL: builds of one database take turns
