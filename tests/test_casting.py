@@ -30,7 +30,13 @@ def test_values() -> None:
     assert c.moving == [3, 4]
 
 
-@pytest.mark.parametrize("text", ["78967", "7896789", "789675", "78967a", "", "７８９６７８"])
+def test_full_width_digits_are_digits() -> None:
+    """As a Chinese keyboard types them: the values, and coins."""
+    assert casting.from_values("７８９６７８").values == "789678"
+    assert casting.from_coins("２,１,３,０,２,２").coins == (2, 1, 3, 0, 2, 2)
+
+
+@pytest.mark.parametrize("text", ["78967", "7896789", "789675", "78967a", "", "٧٨٩٦٧٨"])
 def test_bad_values(text: str) -> None:
     with pytest.raises(UsageError, match="expected six digits 6-9 from line 1 up"):
         casting.from_values(text)
@@ -113,7 +119,16 @@ def test_looks_like_coins() -> None:
 
 @pytest.mark.parametrize(
     ("text", "lines"),
-    [("1,4", [1, 4]), ("4 1 4", [1, 4]), ("", []), ([6, 1], [1, 6]), ("x", None), ("0", None)],
+    [
+        ("1,4", [1, 4]),
+        ("4 1", [1, 4]),
+        ("4 1 4", None),  # a line given twice: a slip
+        ("", None),  # typed, and no line: a slip (姤:)
+        ([6, 1], [1, 6]),
+        ([], []),
+        ("x", None),
+        ("0", None),
+    ],
 )
 def test_parse_moving(text: str | list[int], lines: list[int] | None) -> None:
     if lines is None:

@@ -429,7 +429,10 @@ def test_the_passages_page(site: httpx.Client) -> None:
     ("path", "message"),
     [
         ("/reading/99", "no reading with id 99"),
-        ("/reading/abc", "bad reading id &#39;abc&#39;: expected a positive whole number"),
+        (
+            "/reading/abc",
+            "bad reading id &#39;abc&#39;: expected a whole number from 1 to 9223372036854775807",
+        ),
         ("/hexagram/nothing", "unknown hexagram &#39;nothing&#39;: expected a hexagram"),
         ("/hexagram/65", "unknown hexagram &#39;65&#39;"),
     ],

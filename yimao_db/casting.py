@@ -21,6 +21,8 @@ from yimao_db.errors import UsageError, shown
 _SPLIT = re.compile(r"[\s,，、]+")
 _COINS = re.compile(r"\s*-?\d+(\s*[,，、]\s*-?\d+)+\s*")
 _WITH_LINES = re.compile(r"(.+?)\s*[:：/]\s*(.*)")
+# full-width digits, as a Chinese keyboard types them, read as digits (７８９６７８)
+_WIDE_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
 
 
 class Cast(NamedTuple):
@@ -35,7 +37,7 @@ class Cast(NamedTuple):
 
 
 def from_values(text: str) -> Cast:
-    digits = text.strip()
+    digits = text.strip().translate(_WIDE_DIGITS)
     if len(digits) != 6 or digits.strip("6789"):  # anything left is not a value 6-9
         raise UsageError(
             f"bad line values {shown(text)}: expected six digits 6-9 from line 1 up, e.g. 789678"
@@ -44,6 +46,7 @@ def from_values(text: str) -> Cast:
 
 
 def from_coins(text: str) -> Cast:
+    text = text.translate(_WIDE_DIGITS)
     parts = [p for p in _SPLIT.split(text.strip()) if p]
     if len(parts) == 1 and len(parts[0]) == 6:
         parts = list(parts[0])
@@ -81,13 +84,19 @@ def _bits(names: Names, typed: str) -> str:
 
 
 def parse_moving(text: str | Sequence[int]) -> list[int]:
+    """Moving lines as typed (``1,4``; ``姤:1,4`` after the colon) or as numbers: each line
+    1-6 once. Typed text names at least one line: an empty list is a slip, not "none"."""
+    typed = isinstance(text, str)
     items = [p for p in _SPLIT.split(text.strip()) if p] if isinstance(text, str) else list(text)
     try:
-        lines = sorted({int(p) for p in items})
+        numbers = [int(p) for p in items]
     except ValueError:
-        lines = [0]
-    if any(not 1 <= p <= 6 for p in lines):
-        raise UsageError(f"bad moving lines {shown(text)}: expected line numbers 1-6, e.g. 1,4")
+        numbers = [0]
+    lines = sorted(set(numbers))
+    if any(not 1 <= p <= 6 for p in lines) or len(lines) < len(numbers) or (typed and not numbers):
+        raise UsageError(
+            f"bad moving lines {shown(text)}: expected line numbers 1-6, each once, e.g. 1,4"
+        )
     return lines
 
 
@@ -105,7 +114,7 @@ def from_hexagram(names: Names, typed: str, moving: str | Sequence[int] = ()) ->
 def parse(names: Names, text: str, moving: str | Sequence[int] = ()) -> Cast:
     """Any textual cast form: values, coins (``2,1,3,0,2,2``), ``乾之姤``, ``HEX`` or
     ``HEX:1,4``; names resolve through ``names`` (a connection or a loaded table)."""
-    typed = text.strip()
+    typed = text.strip().translate(_WIDE_DIGITS)
     if not typed:
         raise UsageError("empty cast: expected six values like 789678, 乾之姤 or a hexagram")
     if typed.isascii() and typed.isdigit() and not _names_a_hexagram(typed):

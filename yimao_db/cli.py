@@ -87,7 +87,25 @@ class _Version(argparse.Action):
         raise _Finished
 
 
+# the options whose value may be empty: text stored as given, and the search, which says so
+# itself
+MAY_BE_EMPTY = frozenset({"question", "search"})
+
+
 class Parser(argparse.ArgumentParser):
+    def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> Any:
+        """An option given an empty value (``--at ''``, ``--db ''``) is refused: a command
+        would otherwise take it for the option not given, and cast now, or open
+        ``./yimao.db``."""
+        if (
+            action.option_strings
+            and action.dest not in MAY_BE_EMPTY
+            and any(not value.strip() for value in arg_strings)
+        ):
+            names = "/".join(action.option_strings)
+            self.error(f"argument {names}: expected a value, not an empty one")
+        return super()._get_values(action, arg_strings)
+
     def error(self, message: str) -> NoReturn:
         """One line, as every refused input is, naming where the usage is shown."""
         raise UsageError(_see_help(message, self.prog))

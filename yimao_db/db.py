@@ -72,9 +72,15 @@ def resolve_url(db: str | None = None) -> URL:
     target = db or os.environ.get(ENV_VAR) or DEFAULT_DB
     if "://" in target:
         try:
-            return make_url(target)
+            url = make_url(target)
         except (ArgumentError, ValueError) as exc:  # ValueError: a port that is not a number
             raise UsageError(f"not a database URL: {shown(target)} ({exc})") from None
+        if url.get_backend_name() not in ("sqlite", "postgresql"):
+            raise UsageError(
+                f"unknown kind of database {shown(url.drivername)} in the URL: expected a "
+                "path, sqlite:///PATH or postgresql+psycopg://USER@HOST/DATABASE"
+            )
+        return url
     # os.path.expanduser leaves ~unknown-user as it is, like a shell (Path.expanduser raises)
     return URL.create("sqlite", database=str(_resolve(Path(os.path.expanduser(target)))))
 

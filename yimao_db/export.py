@@ -329,6 +329,8 @@ def export(
     Ctrl-C ignored, a few renames: an export is placed whole and said to be (the command
     line's note of what stays, :func:`yimao_db.sigint.made`), or not at all; the tidying
     after a failure is not cut short by a second Ctrl-C either."""
+    if not str(directory).strip():
+        raise UsageError("no folder given: expected the folder to export into")
     if fmt not in FORMATS:
         raise UsageError(
             f"unknown export format {shown(fmt)}: expected one of {', '.join(FORMATS)}"

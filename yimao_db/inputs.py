@@ -23,7 +23,9 @@ def reading_id(text: str) -> int:
     """A reading id typed by a user: a positive whole number."""
     number = _whole_number(text)
     if number is None:
-        raise UsageError(f"bad reading id {shown(text)}: expected a positive whole number")
+        raise UsageError(
+            f"bad reading id {shown(text)}: expected a whole number from 1 to {MAX_ID}"
+        )
     return number
 
 

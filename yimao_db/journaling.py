@@ -177,7 +177,9 @@ def _ids(ids: Iterable[object]) -> list[int]:
     out = []
     for i in ids:
         if isinstance(i, bool) or not isinstance(i, int) or not 1 <= i <= MAX_ID:
-            raise UsageError(f"bad reading id {shown(i)}: expected a positive whole number")
+            raise UsageError(
+                f"bad reading id {shown(i)}: expected a whole number from 1 to {MAX_ID}"
+            )
         out.append(i)
     return out
 

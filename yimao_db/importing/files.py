@@ -245,7 +245,11 @@ def _json_rows(stream: IO[bytes]) -> Iterator[Row]:
                 " a thousand deep); a reading's values are text, numbers or a list of six"
             ) from None
         except ValueError as exc:  # JSONDecodeError, or an integer too long to convert
-            reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+            reason = (
+                exc.msg
+                if isinstance(exc, json.JSONDecodeError)
+                else "a number of more than 4,300 digits"
+            )
             if not data.endswith("\n"):
                 reason += "; the file ends in the middle of the row"
             raise UsageError(f"{where}: not valid JSON ({reason})") from None
@@ -257,11 +261,22 @@ def _json_rows(stream: IO[bytes]) -> Iterator[Row]:
                 f"{where}: {_unknown(key, 'key')}: expected the keys {', '.join(COLUMNS)}"
                 " (lines required)"
             )
+        for key in TEXT_KEYS:
+            value = obj.get(key)
+            if value is not None and not isinstance(value, str):
+                raise UsageError(
+                    f"{where}: the value of {shown(key)} is not text: expected a string"
+                    f" ({TEXT_KEYS[key]}), got {json.dumps(value)[:40]}"
+                )
         if len(data) > FIELD_LIMIT:  # else no value can be longer
             for key, value in obj.items():
                 if isinstance(value, str) and len(value) > FIELD_LIMIT:
                     raise UsageError(f"{where}: the value of {shown(key)} {FIELD_TOO_LONG}")
         yield number, line_no, tuple(obj.get(name) for name in COLUMNS)
+
+
+# the keys whose values are text in a JSON Lines row, and what each holds
+TEXT_KEYS = {"at": "a date-time, e.g. 2026-11-30T09:15", "tz": "a time zone, e.g. Asia/Shanghai"}
 
 
 @contextmanager

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from yimao_db.dialect import MAX_ID
 from yimao_db.errors import UsageError, shown
 from yimao_db.inputs import reading_id
 
@@ -62,7 +63,9 @@ class Arguments:
         """A reading id: a whole number from 1 (as a number, or as text of digits)."""
         value = self.required(name)
         if isinstance(value, bool) or not isinstance(value, int | str):
-            raise UsageError(f"bad reading id {shown(value)}: expected a positive whole number")
+            raise UsageError(
+                f"bad reading id {shown(value)}: expected a whole number from 1 to {MAX_ID}"
+            )
         return reading_id(str(value))
 
     def choice(self, name: str, choices: Sequence[str], default: str | None = None) -> str:

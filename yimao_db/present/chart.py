@@ -8,7 +8,7 @@ display width, East Asian wide characters two cells and ambiguous ones one, cons
 fitted to a known terminal width; coloured only when asked), :func:`chart_markdown` and
 :func:`chart_html` (an HTML fragment; :func:`chart_document` wraps it in a self-contained
 page with CJK-friendly fonts). Stored text (the question, notes) is escaped in every form:
-control characters as ``\\x1b`` on a terminal, markup in HTML and Markdown.
+control characters as ``\\x1b``, and markup in HTML and Markdown.
 """
 
 from __future__ import annotations
@@ -331,19 +331,25 @@ USE_PARTS = (  # derived, so that a part added to PARTS is added here too
 )
 
 
+def html_text(text: str) -> str:
+    """Stored text in HTML: control characters as escapes, as on a terminal (``\\x1b``,
+    ``\\n``), and markup escaped."""
+    from html import escape  # here: a text chart need not load html's entity tables
+
+    return escape(terminal_text(text))
+
+
 def chart_html(chart: Chart) -> str:
     """The chart as an HTML fragment: a ``div.yimao-chart`` holding the header, a table of
     the six rows (line 6 first; columns 六神 伏神 本卦 變卦, each line's parts in cells of
     their own, classed by :data:`PARTS`; a moving line's row has class ``moving``) and the
     signs. Every stored text is escaped."""
-    from html import escape  # here: a text chart need not load html's entity tables
-
-    head = "".join(f"<p>{escape(line)}</p>" for line in header(chart))
+    head = "".join(f"<p>{html_text(line)}</p>" for line in header(chart))
     parts_of = USE_PARTS if chart.use else PARTS
     titles = column_titles(chart)
     columns = 4 if chart.changed_name else 3
     th = "".join(
-        f'<th colspan="{len(parts_of[i])}" class="c{i}">{escape(titles[i])}</th>'
+        f'<th colspan="{len(parts_of[i])}" class="c{i}">{html_text(titles[i])}</th>'
         for i in range(columns)
     )
     body = []
@@ -352,17 +358,17 @@ def chart_html(chart: Chart) -> str:
         for i in range(columns):
             got = list(parts[i]) + [""] * (len(parts_of[i]) - len(parts[i]))
             tds += [
-                f'<td class="c{i} {name}">{escape(part)}</td>'
+                f'<td class="c{i} {name}">{html_text(part)}</td>'
                 for name, part in zip(parts_of[i], got, strict=True)
             ]
         moving = " moving" if line.is_moving else ""
         body.append(f'<tr class="position-{line.position}{moving}">{"".join(tds)}</tr>')
     items = "".join(
-        f"<li><b>{escape(title)}</b><ul>"
-        + "".join(f"<li>{escape(text)}</li>" for text in labels)
+        f"<li><b>{html_text(title)}</b><ul>"
+        + "".join(f"<li>{html_text(text)}</li>" for text in labels)
         + "</ul></li>"
         for title, labels in grouped(chart.signs)
-    ) + "".join(f"<li><b>opposed</b> {escape(note)}</li>" for note in opposed(chart.signs))
+    ) + "".join(f"<li><b>opposed</b> {html_text(note)}</li>" for note in opposed(chart.signs))
     sign_list = f'<ul class="signs">{items}</ul>' if items else ""
     return (
         f'<div class="yimao-chart" data-reading="{chart.reading_id}">{head}'
@@ -388,18 +394,14 @@ def journal_html(journal: Journal | None) -> str:
     """The journal (tags, outcome, notes) as the HTML fragment ``div.journal`` under a
     chart: in ``yimao reading --format html`` and on ``yimao serve``'s reading page. Every
     stored text is escaped."""
-    from html import escape
-
-    notes = "".join(f"<p>{escape(line)}</p>" for line in _journal(journal) if line)
+    notes = "".join(f"<p>{html_text(line)}</p>" for line in _journal(journal) if line)
     return f'<div class="journal">{notes}</div>'
 
 
 def chart_document(chart: Chart, journal: Journal | None = None) -> str:
     """A whole self-contained HTML page of the chart (no file or network fetched), with the
     journal under it."""
-    from html import escape
-
-    title = escape(f"Reading {chart.reading_id} · {chart.primary_name}")
+    title = html_text(f"Reading {chart.reading_id} · {chart.primary_name}")
     return (
         '<!DOCTYPE html>\n<html lang="zh-Hant"><head><meta charset="utf-8">'
         f"<title>{title}</title><style>{STYLE}</style></head>"

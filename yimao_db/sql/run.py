@@ -31,6 +31,7 @@ from typing import Any
 from sqlalchemy.engine import URL
 
 from yimao_db.db import resolve_url
+from yimao_db.dialect import SQLITE
 from yimao_db.errors import UsageError, shown
 from yimao_db.sql.guard import READ_KEYWORDS, WRITE_KEYWORDS, QueryRefused, sqlite_pragma_is_read
 from yimao_db.sql.lex import IDENT, Statement, first_keyword, lex, main_keyword, statements
@@ -52,10 +53,15 @@ MAX_TIMEOUT = 1_000_000.0
 _PRAGMA = re.compile(
     r"PRAGMA\s+(?:(?:\w+|\"[^\"]*\")\s*\.\s*)?(\w+)\s*(\(|=)?", re.IGNORECASE | re.UNICODE
 )
+# SQLite's other placeholders (?, ?1, @name, $name): yimao binds :name ones only
+_OTHER_PARAM = re.compile(r"\?\d*|(?<![\w$])[@$][^\W\d][\w$]*", re.UNICODE)
+INT_RANGE = (-(2**63), 2**63 - 1)  # what SQLite and PostgreSQL hold in an integer
 
 
 def check(sql: str, backend: str) -> Statement:
     """Lex and check ``sql``; QueryRefused unless it is exactly one reading statement."""
+    if not _is_text(sql):
+        raise UsageError("the query is not text: it holds bytes that are not UTF-8")
     found = statements(lex(sql, backend))
     if not found:
         raise UsageError("no SQL statement given")
@@ -97,6 +103,13 @@ def check(sql: str, backend: str) -> Statement:
                 "(e.g. PRAGMA table_info(hexagram)); this one would change a setting or "
                 "the file. The database was not changed."
             )
+    if backend == SQLITE:
+        other = _OTHER_PARAM.search("".join(t for k, t in pieces if k == "code"))
+        if other:
+            raise UsageError(
+                f"the query uses the placeholder {shown(other.group())}: expected named "
+                "placeholders, written :name"
+            )
     names = tuple(dict.fromkeys(t[1:] for k, t in pieces if k == "param"))
     text = "".join(t for _k, t in pieces)
     return Statement(text, names, tuple(pieces))
@@ -116,9 +129,18 @@ def parse_params(items: Iterable[str]) -> dict[str, Any]:
             raise UsageError(f"parameter {name} given twice")
         try:
             if kind in ("", "str", "text"):
+                if not _is_text(value):
+                    raise UsageError(
+                        f"parameter {name}: not text, it holds bytes that are not UTF-8"
+                    )
                 params[name] = value
             elif kind == "int":
-                params[name] = int(value)
+                params[name] = int(value)  # past 4,300 digits a ValueError: not a valid int
+                if not INT_RANGE[0] <= params[name] <= INT_RANGE[1]:
+                    raise UsageError(
+                        f"parameter {name}: {shown(value)} is out of range: expected an int "
+                        f"from {INT_RANGE[0]} to {INT_RANGE[1]}"
+                    )
             elif kind == "float":
                 params[name] = float(value)
                 if not math.isfinite(params[name]):
@@ -131,6 +153,16 @@ def parse_params(items: Iterable[str]) -> dict[str, Any]:
         except ValueError:
             raise UsageError(f"parameter {name}: {shown(value)} is not a valid {kind}") from None
     return params
+
+
+def _is_text(text: str) -> bool:
+    """Whether ``text`` is text: no stray bytes (a command line's invalid UTF-8 arrives as
+    lone surrogates), so that it can be sent to the database."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def parse_timeout(text: str | None) -> float | None:
