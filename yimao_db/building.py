@@ -37,6 +37,7 @@ from pathlib import Path
 
 from sqlalchemy import Connection, inspect, text
 from sqlalchemy.engine import URL
+from sqlalchemy.exc import DBAPIError
 
 from yimao_db import dialect
 from yimao_db.db import is_sqlite, resolve_url, sqlite_path, writer_engine
@@ -361,13 +362,19 @@ def _build(url: URL, *, mend: bool) -> BuildReport:
             dialect.lock_build(conn)  # PostgreSQL: builds of one database take turns
             before = ensure_known_revision(conn)
             _test_kill("begin")
+            if mend:
+                _refuse_damaged(conn, url)  # mending a damaged file could spread the damage
             if before != head_revision():  # at the head: alembic is not even loaded
-                upgrade(conn)
+                _upgrade(conn, before)
             _still_in_transaction(conn, "after the migrations")
             _test_kill("upgrade")
+            restored = _restore(conn)
             report = seeding.sync(conn, tables)
-            # a rule table they read changed (or asked to): the rows that differ again
-            mended = derived.mend(conn) if mend or derived.stale(report.changed_tables) else 0
+            # a rule table they read changed, or a view was made again (or asked to): the
+            # rows that differ from their definitions are written again
+            views = any(kind == "view" for kind, _ in restored)
+            stale = views or derived.stale(report.changed_tables)
+            mended = derived.mend(conn) if mend or stale else 0
             dialect.analyze(conn, report.changed_tables)  # PostgreSQL: plans for their rows
             _test_kill("seed")
             failed = invariants.violations(conn)
@@ -379,8 +386,85 @@ def _build(url: URL, *, mend: bool) -> BuildReport:
             jit = dialect.database_without_jit(conn)  # PostgreSQL: a note, or None
             _still_in_transaction(conn, "before the commit")
             _test_kill("invariants")
+    except (SeedCheckFailed, DBAPIError) as exc:
+        # the file may be damaged where this build read it (SQLite finds damage only where
+        # it reads): say so, rather than what the damage made of the build
+        damage = _damage(url)
+        if damage is not None:
+            raise DatabaseError(damage) from exc
+        raise
     finally:
         engine.dispose()
     seconds = time.perf_counter() - started
-    notes = () if jit is None else (jit,)
+    notes: tuple[str, ...] = () if jit is None else (jit,)
+    if restored:
+        notes += (
+            "made again the views and indexes that were missing or changed: "
+            + ", ".join(name for _, name in restored),
+        )
     return BuildReport(before, head_revision(), report, seconds, mended, notes)
+
+
+def _upgrade(conn: Connection, before: str | None) -> None:
+    """:func:`upgrade`, where a migration that finds what it makes already made says that
+    the revision table is probably wrong (edited by hand, or damaged)."""
+    try:
+        upgrade(conn)
+    except DBAPIError as exc:
+        if before is None or "already exists" not in str(exc.orig):
+            raise
+        raise DatabaseError(
+            f"cannot upgrade from revision {before}: {exc.orig}; the schema already holds "
+            f"what a later revision makes, so the revision table (alembic_version, "
+            f"{before}) is probably wrong: run `yimao check`"
+        ) from None
+
+
+def _restore(conn: Connection) -> list[tuple[str, str]]:
+    """The views and indexes made again (:func:`yimao_db.kb.head_schema.restore`)."""
+    try:
+        return head_schema.restore(conn, head_revision())
+    except head_schema.DamagedSchema as exc:
+        raise DatabaseError(str(exc)) from None
+
+
+def _damage(url: URL) -> str | None:
+    """On SQLite, what SQLite's quick check finds damaged in the file (read in a connection
+    of its own), as one line; None when it finds nothing, or cannot tell."""
+    path = sqlite_path(url) if is_sqlite(url) else None
+    if path is None or not path.exists():
+        return None
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            found = [str(r[0]) for r in conn.execute("PRAGMA quick_check(3)")]
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:  # the check itself meets the damage
+        found = [str(exc)]
+    if found == ["ok"]:
+        return None
+    return (
+        f"the database file {path} is damaged (SQLite's quick check: {_first(found)}); "
+        "run `yimao check` to see where"
+    )
+
+
+def _first(found: list[str]) -> str:
+    """The first finding of a quick check, on one line (without its ``*** in database
+    main ***`` heading)."""
+    lines = [line for row in found for line in row.splitlines() if not line.startswith("***")]
+    return lines[0] if lines else "?"
+
+
+def _refuse_damaged(conn: Connection, url: URL) -> None:
+    """DatabaseError when SQLite's quick check finds the file damaged (``--mend``)."""
+    if conn.dialect.name != "sqlite":
+        return
+    found = [str(r[0]) for r in conn.exec_driver_sql("PRAGMA quick_check(3)")]
+    if found != ["ok"]:
+        raise DatabaseError(
+            f"the database file {sqlite_path(url)} is damaged (SQLite's quick check: "
+            f"{_first(found)}); --mend rewrites derived rows, not damaged pages: run "
+            "`yimao check`"
+        )

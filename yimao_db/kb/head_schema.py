@@ -136,3 +136,55 @@ def create(conn: Connection) -> None:
     for statement in sql:
         conn.exec_driver_sql(statement)
     conn.exec_driver_sql("INSERT INTO alembic_version (version_num) VALUES (?)", (revision,))
+
+
+def objects() -> tuple[str, dict[tuple[str, str], str]]:
+    """(revision, (kind, name) → SQL) of every statement of ``head_schema.sql``
+    (:func:`verified`): kind is table, index or view."""
+    text = SQL_FILE.read_text(encoding="utf-8")
+    revision, sql = verified(text)
+    kinds_names = [chunk.split("\n", 1)[0].split(None, 1) for chunk in _parts(text)[2]]
+    return revision, {(kind, name): s for (kind, name), s in zip(kinds_names, sql, strict=True)}
+
+
+def restore(conn: Connection, head: str) -> list[tuple[str, str]]:
+    """On a SQLite database at revision ``head``: make again each view and index that is
+    missing or whose SQL is not the head's (a hand dropped or changed it, or the file was
+    damaged), inside the transaction already open; (kind, name) of each. They hold no rows
+    of their own, so their statements make them whole. A table that is missing cannot be
+    made again with its rows: DamagedSchema names it. Another program's own views and
+    indexes are left alone; a table whose SQL differs is left to ``yimao check``."""
+    if conn.dialect.name != "sqlite":
+        return []
+    try:
+        revision, want = objects()
+    except (OSError, ValueError):  # no readable file: nothing to compare with
+        return []
+    if revision != head:
+        return []
+    have = dialect.sqlite_schema_sql(conn)
+    missing = sorted(name for kind, name in want if kind == "table" and (kind, name) not in have)
+    if missing:
+        raise DamagedSchema(
+            f"the database is at revision {head} but has lost the table"
+            f"{'s' if len(missing) > 1 else ''} {', '.join(missing)}: a build cannot make its "
+            "rows again; restore the file from a copy (`yimao check` lists what else differs)"
+        )
+    restored = []
+    for (kind, name), sql in want.items():
+        if kind not in ("view", "index"):
+            continue
+        found = have.get((kind, name))
+        if found is not None and dialect.sqlite_schema_key(found[1]) == dialect.sqlite_schema_key(
+            sql
+        ):
+            continue
+        if found is not None:
+            conn.exec_driver_sql(f'DROP {kind.upper()} "{name}"')
+        conn.exec_driver_sql(sql)
+        restored.append((kind, name))
+    return restored
+
+
+class DamagedSchema(Exception):
+    """A table of the head schema is missing from a database stamped with the head."""

@@ -1,0 +1,108 @@
+"""What ``yimao build`` does with a database that a hand or damage changed, found by hostile
+testing: on SQLite it makes again the views and indexes that are missing or changed (they
+hold no rows) and rewrites the derived rows a changed definition may have written; it
+refuses, with one line, a database that lost a table, a revision table set back under a
+later schema, and ``--mend`` of a file SQLite's quick check finds damaged."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from pathlib import Path
+
+import pytest
+from helpers import run
+
+from yimao_db import check as doctor
+
+pytestmark = pytest.mark.sqlite_only
+
+PILLARS = "甲辰,丙寅,戊戌,庚申"
+
+
+def digest(path: str) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def tamper(db: str, sql: str) -> None:
+    conn = sqlite3.connect(db)
+    try:
+        conn.executescript(sql)
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def cast_db(capsys: pytest.CaptureFixture[str], sqlite_built_db: str) -> str:
+    for lines in ("789678", "乾之姤"):
+        assert run(capsys, "cast", lines, "--pillars", PILLARS, "--db", sqlite_built_db)[0] == 0
+    return sqlite_built_db
+
+
+def test_a_build_makes_again_the_views_and_indexes_a_hand_dropped_or_changed(
+    capsys: pytest.CaptureFixture[str], cast_db: str
+) -> None:
+    tamper(
+        cast_db,
+        "DROP VIEW v_reading; DROP INDEX ix_reading_changed_kw;"
+        "DROP VIEW v_reading_sign_computed;"
+        "CREATE VIEW v_reading_sign_computed AS"
+        " SELECT reading_id, sign, position FROM reading_sign WHERE 0;"
+        "DELETE FROM reading_sign WHERE reading_id = 2;",
+    )
+    code, _, err = run(capsys, "reading", "1", "--db", cast_db)
+    assert code == 2 and "no such table: v_reading (is the database built? run" in err
+    code, out, err = run(capsys, "build", "--db", cast_db)
+    assert code == 0 and "schema already at head" in out
+    assert err == (
+        "note: made again the views and indexes that were missing or changed: "
+        "ix_reading_changed_kw, v_reading, v_reading_sign_computed\n"
+    )
+    # the definition made again: the rows that differ from it are written again
+    assert "the derived rows of 1 reading rewritten" in out
+    assert doctor.check(cast_db) == []
+    code, out, err = run(capsys, "build", "--db", cast_db)
+    assert (code, err) == (0, "")  # nothing left to make again
+
+
+def test_a_database_that_lost_a_table_is_refused(
+    capsys: pytest.CaptureFixture[str], cast_db: str
+) -> None:
+    tamper(cast_db, "DROP TABLE reading_note;")
+    before = digest(cast_db)
+    code, out, err = run(capsys, "build", "--db", cast_db)
+    assert (code, out) == (2, "")
+    assert err == (
+        "error: the database is at revision 0032 but has lost the table reading_note: a "
+        "build cannot make its rows again; restore the file from a copy (`yimao check` "
+        "lists what else differs)\n"
+    )
+    assert digest(cast_db) == before
+
+
+def test_a_revision_table_set_back_under_a_later_schema_is_named(
+    capsys: pytest.CaptureFixture[str], cast_db: str
+) -> None:
+    tamper(cast_db, "UPDATE alembic_version SET version_num = '0031';")
+    before = digest(cast_db)
+    code, out, err = run(capsys, "build", "--db", cast_db)
+    assert (code, out) == (2, "")
+    assert err.startswith("error: cannot upgrade from revision 0031: index ix_sign_meaning")
+    assert "the revision table (alembic_version, 0031) is probably wrong" in err
+    assert digest(cast_db) == before
+
+
+def test_mend_refuses_a_damaged_file(capsys: pytest.CaptureFixture[str], cast_db: str) -> None:
+    """A page in the middle overwritten: --mend rewrites derived rows, not damaged pages."""
+    size = Path(cast_db).stat().st_size
+    page = 4096
+    with open(cast_db, "r+b") as f:
+        f.seek((size // page // 2) * page)
+        f.write(b"\x5a" * page)
+    before = digest(cast_db)
+    code, out, err = run(capsys, "build", "--mend", "--db", cast_db)
+    assert (code, out) == (2, "")
+    # named damaged where SQLite meets the damage itself, or by its quick check
+    assert err.startswith(f"error: the database file {cast_db} is damaged (SQLite")
+    assert "run `yimao check" in err and err.count("\n") == 1
+    assert digest(cast_db) == before
