@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import run
@@ -287,3 +288,21 @@ def test_the_html_chart_shows_control_characters_as_escapes(
     assert "n\\x07ote\\u202e</p>" in out
     assert not any(c in out for c in "\x1b\x07\u202e")
     assert out.count("\n") == 2  # after the doctype, and at the end
+
+
+@pytest.mark.sqlite_only
+def test_the_python_api_refuses_an_empty_moment_too(
+    capsys: pytest.CaptureFixture[str], sqlite_built_db: str
+) -> None:
+    import yimao_db
+    from yimao_db.errors import UsageError
+
+    empties: list[dict[str, Any]] = [
+        {"pillars": PILLARS, "at": ""},
+        {"at": " "},
+        {"month": "寅", "day": ""},
+    ]
+    for empty in empties:
+        with pytest.raises(UsageError, match=r"^\w+ is empty: expected a value, or leave it out$"):
+            yimao_db.cast("789678", db=sqlite_built_db, **empty)
+    assert readings(capsys, sqlite_built_db).count("\n") == 1  # the header alone

@@ -112,8 +112,13 @@ def make_moment(
 ) -> Moment:
     """The moment from a date-time (default now), a pillar string, or separate pillars.
 
-    What was assumed about a date-time (a date without a time) is appended to ``notes``.
+    What was assumed about a date-time (a date without a time) is appended to ``notes``. A
+    value given empty is refused, not taken for one left out (``at=""`` beside pillars).
     """
+    typed = dict(at=at, tz=tz, pillars=pillars, year=year, month=month, day=day, hour=hour)
+    for name, value in typed.items():
+        if isinstance(value, str) and not value.strip():
+            raise UsageError(f"{name} is empty: expected a value, or leave it out")
     given = [x for x in (year, month, day, hour) if x]
     if pillars and (given or at):
         raise UsageError("give either --pillars, or --year/--month/--day/--hour, or --at")
