@@ -682,6 +682,9 @@ REVIEWED = {
         " sqlite_master (rebuild_sqlite_tables)",
     ),
     ("kb/migrating.py", "PRAGMA legacy_alter_table = {"): "ON or OFF, chosen by the code",
+    ("kb/head_schema.py", 'DROP {kind.upper()} "{name}"'): (
+        "the kind and name of a view or index of the head schema file the package ships (restore)"
+    ),
     ("kb/migrating.py", "ALTER TABLE {table} DROP CONSTRAINT {name}"): (
         "a table and a constraint name a revision freezes (replace_check)"
     ),

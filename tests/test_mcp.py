@@ -385,7 +385,7 @@ def test_the_prompt_lays_out_the_chart_its_signs_and_meanings(
         ),
         (("read", "yimao://schema/nowhere"), "error: unknown table or view 'nowhere': expected"),
         (("prompt", {"reading_id": "99"}), "error: no reading with id 99"),
-        (("prompt", {"reading_id": "x"}), "error: bad reading id 'x': expected a positive whole"),
+        (("prompt", {"reading_id": "x"}), "error: bad reading id 'x': expected a whole number"),
         (("prompt", {}), "error: read_chart needs the argument reading_id"),
         (("prompt", {"reading_id": "1", "n": "2"}), "error: read_chart takes no argument 'n'"),
     ],

@@ -125,7 +125,7 @@ def test_reading_ids_as_numbers_or_digits() -> None:
     assert Arguments("chart", schema, {"reading_id": 7}).reading_id() == 7
     assert Arguments("chart", schema, {"reading_id": "7"}).reading_id() == 7
     for bad in (True, 0, -1, 1.0, "7a", [7], 2**64):
-        with pytest.raises(UsageError, match=r"bad reading id .*: expected a positive"):
+        with pytest.raises(UsageError, match=r"bad reading id .*: expected a whole number from 1"):
             Arguments("chart", schema, {"reading_id": bad}).reading_id()
     with pytest.raises(UsageError, match="chart needs the argument reading_id"):
         Arguments("chart", schema, {}).reading_id()
