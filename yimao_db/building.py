@@ -34,6 +34,7 @@ import time
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from urllib.parse import quote
 
 from sqlalchemy import Connection, inspect, text
 from sqlalchemy.engine import URL
@@ -285,7 +286,12 @@ def build(db: str | URL | None = None, *, mend: bool = False) -> BuildReport:
     (:func:`_build_new_file`)."""
     url = db if isinstance(db, URL) else resolve_url(db)
     path = sqlite_path(url) if is_sqlite(url) else None
-    if path is not None and not os.path.lexists(path) and os.access(path.parent, os.W_OK):
+    if (
+        path is not None
+        and not os.path.lexists(path)
+        and os.access(path.parent, os.W_OK)
+        and len(_partial(path).name.encode()) <= NAME_MAX
+    ):
         return _build_new_file(url, path, mend=mend)
     return _build(url, mend=mend)
 
@@ -298,7 +304,7 @@ def _build_new_file(url: URL, path: Path, *, mend: bool) -> BuildReport:
     file first, this one builds on that file (at the head: nothing to do); on a file system
     without hard links it builds in place."""
     _remove_abandoned(path)
-    partial = path.with_name(f".{path.name}.{os.getpid()}{BUILDING}")
+    partial = _partial(path)
     try:
         report = _build(url.set(database=str(partial)), mend=mend)
         _checkpoint(partial)
@@ -314,6 +320,14 @@ def _build_new_file(url: URL, path: Path, *, mend: bool) -> BuildReport:
 
 
 BUILDING = ".building"  # the end of a new file's name while it is built
+NAME_MAX = 255 - len("-journal")  # bytes of a file name, with SQLite's side files' ends
+
+
+def _partial(path: Path) -> Path:
+    """The name a new file of ``path`` is built under by this process."""
+    return path.with_name(f".{path.name}.{os.getpid()}{BUILDING}")
+
+
 SIDE_FILES = ("-wal", "-shm", "-journal")
 
 
@@ -435,7 +449,7 @@ def _damage(url: URL) -> str | None:
     if path is None or not path.exists():
         return None
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        conn = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True)
         try:
             found = [str(r[0]) for r in conn.execute("PRAGMA quick_check(3)")]
         finally:
