@@ -16,6 +16,13 @@ refuses to go on if anything (a migration with ``op.execute("COMMIT")`` or an
 ``autocommit_block``) ended the transaction early. ``tests/test_crash.py`` kills the build
 with SIGKILL at each stage and ``tests/test_migrations.py`` traces the SQL it sends.
 
+A new SQLite file is built under a hidden name beside its place and given its name once
+committed (:func:`_build_new_file`): a build of a new path that fails or is interrupted
+leaves no file. On SQLite a build at the head also makes again the views and indexes that
+are missing or changed (:func:`yimao_db.kb.head_schema.restore`) and refuses a database
+that lost a table; a build that fails on a file SQLite finds damaged, and ``--mend`` of one,
+say it is damaged (:func:`_damage`).
+
 Test hook: with ``YIMAO_TEST_KILL_AT`` set to one of :data:`KILL_POINTS`, the build sends
 itself SIGKILL at that point (``migration``: after the first of several revisions;
 ``upgrade``: after all migrations; ``seed``: after the seed sync; ``invariants``: after the
@@ -402,10 +409,13 @@ def _build(url: URL, *, mend: bool) -> BuildReport:
             _test_kill("invariants")
     except (SeedCheckFailed, DBAPIError) as exc:
         # the file may be damaged where this build read it (SQLite finds damage only where
-        # it reads): say so, rather than what the damage made of the build
+        # it reads): say so, rather than what the damage made of the build (not for an
+        # error about the machine: busy, locked, full)
+        if isinstance(exc, DBAPIError) and not dialect.sqlite_file_problem(exc):
+            raise
         damage = _damage(url)
         if damage is not None:
-            raise DatabaseError(damage) from exc
+            raise DatabaseError(f"{damage}; run `yimao check` to see where") from exc
         raise
     finally:
         engine.dispose()
@@ -444,41 +454,40 @@ def _restore(conn: Connection) -> list[tuple[str, str]]:
 
 def _damage(url: URL) -> str | None:
     """On SQLite, what SQLite's quick check finds damaged in the file (read in a connection
-    of its own), as one line; None when it finds nothing, or cannot tell."""
+    of its own); None when it finds nothing, or cannot tell."""
     path = sqlite_path(url) if is_sqlite(url) else None
     if path is None or not path.exists():
         return None
     try:
         conn = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True)
         try:
-            found = [str(r[0]) for r in conn.execute("PRAGMA quick_check(3)")]
+            found = [str(r[0]) for r in conn.execute(QUICK_CHECK)]
         finally:
             conn.close()
     except sqlite3.DatabaseError as exc:  # the check itself meets the damage
         found = [str(exc)]
+    return _damaged(path, found)
+
+
+QUICK_CHECK = "PRAGMA quick_check(3)"
+
+
+def _damaged(path: Path | None, found: list[str]) -> str | None:
+    """What a quick check ``found`` says, as the start of one line; None when it is ``ok``
+    (the first finding only, without its ``*** in database main ***`` heading)."""
     if found == ["ok"]:
         return None
-    return (
-        f"the database file {path} is damaged (SQLite's quick check: {_first(found)}); "
-        "run `yimao check` to see where"
-    )
-
-
-def _first(found: list[str]) -> str:
-    """The first finding of a quick check, on one line (without its ``*** in database
-    main ***`` heading)."""
     lines = [line for row in found for line in row.splitlines() if not line.startswith("***")]
-    return lines[0] if lines else "?"
+    first = lines[0] if lines else "?"
+    return f"the database file {path} is damaged (SQLite's quick check: {first})"
 
 
 def _refuse_damaged(conn: Connection, url: URL) -> None:
     """DatabaseError when SQLite's quick check finds the file damaged (``--mend``)."""
     if conn.dialect.name != "sqlite":
         return
-    found = [str(r[0]) for r in conn.exec_driver_sql("PRAGMA quick_check(3)")]
-    if found != ["ok"]:
+    damage = _damaged(sqlite_path(url), [str(r[0]) for r in conn.exec_driver_sql(QUICK_CHECK)])
+    if damage is not None:
         raise DatabaseError(
-            f"the database file {sqlite_path(url)} is damaged (SQLite's quick check: "
-            f"{_first(found)}); --mend rewrites derived rows, not damaged pages: run "
-            "`yimao check`"
+            f"{damage}; --mend rewrites derived rows, not damaged pages: run `yimao check`"
         )
