@@ -21,7 +21,7 @@ committed (:func:`_build_new_file`): a build of a new path that fails or is inte
 leaves no file. On SQLite a build at the head also makes again the views and indexes that
 are missing or changed (:func:`yimao_db.kb.head_schema.restore`) and refuses a database
 that lost a table; a build that fails on a file SQLite finds damaged, and ``--mend`` of one,
-say it is damaged (:func:`_damage`).
+say it is damaged (:func:`yimao_db.db.quick_check`).
 
 Test hook: with ``YIMAO_TEST_KILL_AT`` set to one of :data:`KILL_POINTS`, the build sends
 itself SIGKILL at that point (``migration``: after the first of several revisions;
@@ -35,6 +35,7 @@ from __future__ import annotations
 import contextlib
 import glob
 import os
+import re
 import signal
 import sqlite3
 import time
@@ -47,9 +48,17 @@ from sqlalchemy import Connection, inspect, text
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError
 
-from yimao_db import dialect
-from yimao_db.db import is_sqlite, resolve_url, sqlite_path, writer_engine
-from yimao_db.errors import DatabaseError, SeedCheckFailed, shown
+from yimao_db import dialect, sigint
+from yimao_db.db import (
+    QUICK_CHECK,
+    damaged,
+    is_sqlite,
+    quick_check,
+    resolve_url,
+    sqlite_path,
+    writer_engine,
+)
+from yimao_db.errors import DatabaseError, SeedCheckFailed, UsageError, shown
 from yimao_db.kb import derived, head_schema, invariants, seeding
 from yimao_db.paths import migrations_dir
 
@@ -293,9 +302,21 @@ def build(db: str | URL | None = None, *, mend: bool = False) -> BuildReport:
     (:func:`_build_new_file`)."""
     url = db if isinstance(db, URL) else resolve_url(db)
     path = sqlite_path(url) if is_sqlite(url) else None
+    if path is None and is_sqlite(url):
+        raise UsageError(
+            f"{url.render_as_string()} is a database in memory, gone when the build ends: "
+            "give a file's path"
+        )
+    if path is None:
+        return _build(url, mend=mend)
+    if len(path.name.encode()) > NAME_MAX:  # SQLite could not make its -journal beside it
+        raise UsageError(
+            f"the file name {shown(path.name)} is too long: SQLite adds -journal to it, so "
+            f"it may have at most {NAME_MAX} bytes"
+        )
+    _remove_abandoned(path)
     if (
-        path is not None
-        and not os.path.lexists(path)
+        not os.path.lexists(path)
         and os.access(path.parent, os.W_OK)
         and len(_partial(path).name.encode()) <= NAME_MAX
     ):
@@ -309,8 +330,8 @@ def _build_new_file(url: URL, path: Path, *, mend: bool) -> BuildReport:
     meanwhile). A build that fails or is interrupted leaves no file; one killed leaves its
     hidden file, which the next build of the path removes. When another build placed its
     file first, this one builds on that file (at the head: nothing to do); on a file system
-    without hard links it builds in place."""
-    _remove_abandoned(path)
+    without hard links it builds in place. A name too long for the hidden one (over some
+    230 bytes) is built in place."""
     partial = _partial(path)
     try:
         report = _build(url.set(database=str(partial)), mend=mend)
@@ -321,13 +342,15 @@ def _build_new_file(url: URL, path: Path, *, mend: bool) -> BuildReport:
             return _build(url, mend=mend)
         return report
     finally:
-        for leftover in (partial, *(partial.with_name(partial.name + s) for s in SIDE_FILES)):
-            with contextlib.suppress(FileNotFoundError):
-                leftover.unlink()
+        with sigint.ignored():  # a second Ctrl-C does not cut the tidying short
+            for leftover in (partial, *_side_files(partial)):
+                with contextlib.suppress(FileNotFoundError):
+                    leftover.unlink()
 
 
 BUILDING = ".building"  # the end of a new file's name while it is built
 NAME_MAX = 255 - len("-journal")  # bytes of a file name, with SQLite's side files' ends
+SIDE_FILES = ("-wal", "-shm", "-journal")
 
 
 def _partial(path: Path) -> Path:
@@ -335,25 +358,33 @@ def _partial(path: Path) -> Path:
     return path.with_name(f".{path.name}.{os.getpid()}{BUILDING}")
 
 
-SIDE_FILES = ("-wal", "-shm", "-journal")
+def _side_files(path: Path) -> list[Path]:
+    return [path.with_name(path.name + end) for end in SIDE_FILES]
 
 
 def _checkpoint(path: Path) -> None:
-    """Move everything the WAL holds into the file itself, which alone gets the name."""
-    conn = sqlite3.connect(path)
+    """Move everything the WAL holds into the file itself, which alone gets the name. The
+    file must be there (``mode=rw``: never made empty here); no room to finish it is a
+    DatabaseError."""
     try:
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
-        conn.execute("PRAGMA journal_mode").fetchall()
-    finally:
-        conn.close()
+        conn = sqlite3.connect(f"file:{quote(str(path))}?mode=rw", uri=True)
+        try:
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        raise DatabaseError(f"database: {exc} (finishing the new file {path})") from None
 
 
 def _remove_abandoned(path: Path) -> None:
     """Remove the hidden files of builds of ``path`` that were killed (their process is
-    gone)."""
+    gone): exactly ``.NAME.PID.building`` and its side files, never another name's."""
+    own = re.compile(
+        rf"\.{re.escape(path.name)}\.(\d+){re.escape(BUILDING)}(?:-wal|-shm|-journal)?"
+    )
     for found in path.parent.glob(f".{glob.escape(path.name)}.*{BUILDING}*"):
-        pid = found.name[len(path.name) + 2 :].split(".", 1)[0]
-        if pid.isdigit() and not _alive(int(pid)):
+        match = own.fullmatch(found.name)
+        if match and not _alive(int(match.group(1))):
             with contextlib.suppress(FileNotFoundError):
                 found.unlink()
 
@@ -407,13 +438,13 @@ def _build(url: URL, *, mend: bool) -> BuildReport:
             jit = dialect.database_without_jit(conn)  # PostgreSQL: a note, or None
             _still_in_transaction(conn, "before the commit")
             _test_kill("invariants")
-    except (SeedCheckFailed, DBAPIError) as exc:
+    except (SeedCheckFailed, DBAPIError, RevisionTableError) as exc:
         # the file may be damaged where this build read it (SQLite finds damage only where
         # it reads): say so, rather than what the damage made of the build (not for an
         # error about the machine: busy, locked, full)
         if isinstance(exc, DBAPIError) and not dialect.sqlite_file_problem(exc):
             raise
-        damage = _damage(url)
+        damage = quick_check(sqlite_path(url) if is_sqlite(url) else None)
         if damage is not None:
             raise DatabaseError(f"{damage}; run `yimao check` to see where") from exc
         raise
@@ -435,12 +466,13 @@ def _upgrade(conn: Connection, before: str | None) -> None:
     try:
         upgrade(conn)
     except DBAPIError as exc:
-        if before is None or "already exists" not in str(exc.orig):
+        made = ("already exists", "duplicate column name")
+        if before is None or not any(m in str(exc.orig) for m in made):
             raise
         raise DatabaseError(
             f"cannot upgrade from revision {before}: {exc.orig}; the schema already holds "
             f"what a later revision makes, so the revision table (alembic_version, "
-            f"{before}) is probably wrong: run `yimao check`"
+            f"{before}) is probably wrong: restore the file from a copy"
         ) from None
 
 
@@ -452,41 +484,11 @@ def _restore(conn: Connection) -> list[tuple[str, str]]:
         raise DatabaseError(str(exc)) from None
 
 
-def _damage(url: URL) -> str | None:
-    """On SQLite, what SQLite's quick check finds damaged in the file (read in a connection
-    of its own); None when it finds nothing, or cannot tell."""
-    path = sqlite_path(url) if is_sqlite(url) else None
-    if path is None or not path.exists():
-        return None
-    try:
-        conn = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True)
-        try:
-            found = [str(r[0]) for r in conn.execute(QUICK_CHECK)]
-        finally:
-            conn.close()
-    except sqlite3.DatabaseError as exc:  # the check itself meets the damage
-        found = [str(exc)]
-    return _damaged(path, found)
-
-
-QUICK_CHECK = "PRAGMA quick_check(3)"
-
-
-def _damaged(path: Path | None, found: list[str]) -> str | None:
-    """What a quick check ``found`` says, as the start of one line; None when it is ``ok``
-    (the first finding only, without its ``*** in database main ***`` heading)."""
-    if found == ["ok"]:
-        return None
-    lines = [line for row in found for line in row.splitlines() if not line.startswith("***")]
-    first = lines[0] if lines else "?"
-    return f"the database file {path} is damaged (SQLite's quick check: {first})"
-
-
 def _refuse_damaged(conn: Connection, url: URL) -> None:
     """DatabaseError when SQLite's quick check finds the file damaged (``--mend``)."""
     if conn.dialect.name != "sqlite":
         return
-    damage = _damaged(sqlite_path(url), [str(r[0]) for r in conn.exec_driver_sql(QUICK_CHECK)])
+    damage = damaged(sqlite_path(url), [str(r[0]) for r in conn.exec_driver_sql(QUICK_CHECK)])
     if damage is not None:
         raise DatabaseError(
             f"{damage}; --mend rewrites derived rows, not damaged pages: run `yimao check`"

@@ -410,6 +410,26 @@ def _problems(db: str | None) -> list[Any]:
         return []
 
 
+def _integrity_damage(exc: Exception, db: str | None) -> str | None:
+    """When a write to a SQLite file broke a constraint, which yimao's own writes never do
+    (a UNIQUE index or a foreign key no longer matching a damaged page), and SQLite's quick
+    check finds the file damaged: the line that says so."""
+    import sqlite3
+
+    from yimao_db.db import quick_check, resolve_url, sqlite_path
+
+    if not isinstance(getattr(exc, "orig", None), sqlite3.IntegrityError):
+        return None
+    try:
+        url = resolve_url(db)
+        damage = quick_check(sqlite_path(url))
+    except Exception:  # it could not check: say nothing about the file
+        return None
+    if damage is None:
+        return None
+    return f"{damage}; run `{_check_command(db)}` to see where"
+
+
 def _check_command(db: str | None) -> str:
     return "yimao check" + (f" --db {shlex.quote(db)}" if db else "")
 
@@ -430,6 +450,9 @@ def _documented(exc: Exception, db: str | None) -> tuple[str, int] | None:
         lines = (terminal_text(cut_message(x)) for x in text.split("\n"))
         return "error: " + "\n".join(lines), exc.exit_code
     if isinstance(exc, DBAPIError):
+        damage = _integrity_damage(exc, db)
+        if damage is not None:
+            return _error(damage), DatabaseError.exit_code
         reason = str(exc.orig) if exc.orig is not None else str(exc)
         if "no such table" in reason or "does not exist" in reason:
             reason += " (is the database built? run `yimao build`)"

@@ -75,6 +75,11 @@ def resolve_url(db: str | None = None) -> URL:
             url = make_url(target)
         except (ArgumentError, ValueError) as exc:  # ValueError: a port that is not a number
             raise UsageError(f"not a database URL: {shown(target)} ({exc})") from None
+        if url.get_backend_name() == "sqlite" and "?" in target:
+            raise UsageError(
+                f"database URL {shown(target)}: a SQLite URL takes no options (after ?); give "
+                "the file's path (a path may hold ?)"
+            )
         if url.get_backend_name() not in ("sqlite", "postgresql"):
             raise UsageError(
                 f"unknown kind of database {shown(url.drivername)} in the URL: expected a "
@@ -633,3 +638,34 @@ def driver_error(conn: Connection, exc: Exception) -> Exception:
     if isinstance(exc, base):
         return DBAPIError.instance(None, None, exc, base)
     return exc
+
+
+def quick_check(path: Path | None) -> str | None:
+    """What SQLite's quick check finds damaged in the SQLite file ``path`` (read in a
+    connection of its own), as the start of one line; None when it finds nothing, or there
+    is no file. A command that failed in a way damage could explain asks it (``yimao
+    build``, and a write's constraint error: SQLite finds damage only where it reads)."""
+    if path is None or not path.exists():
+        return None
+    try:
+        conn = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True)
+        try:
+            found = [str(r[0]) for r in conn.execute(QUICK_CHECK)]
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:  # the check itself meets the damage
+        found = [str(exc)]
+    return damaged(path, found)
+
+
+QUICK_CHECK = "PRAGMA quick_check(3)"
+
+
+def damaged(path: Path | None, found: list[str]) -> str | None:
+    """What a quick check ``found`` says, as the start of one line; None when it is ``ok``
+    (the first finding only, without its ``*** in database main ***`` heading)."""
+    if found == ["ok"]:
+        return None
+    lines = [line for row in found for line in row.splitlines() if not line.startswith("***")]
+    first = lines[0] if lines else "?"
+    return f"the database file {path} is damaged (SQLite's quick check: {first})"

@@ -152,8 +152,9 @@ def restore(conn: Connection, head: str) -> list[tuple[str, str]]:
     missing or whose SQL is not the head's (a hand dropped or changed it, or the file was
     damaged), inside the transaction already open; (kind, name) of each. They hold no rows
     of their own, so their statements make them whole. A table that is missing cannot be
-    made again with its rows: DamagedSchema names it. Another program's own views and
-    indexes are left alone; a table whose SQL differs is left to ``yimao check``."""
+    made again with its rows: DamagedSchema names it. Another program's own views, indexes
+    and triggers are left alone (a trigger on a view made again is made again with it); a
+    table whose SQL differs is left to ``yimao check``."""
     if conn.dialect.name != "sqlite":
         return []
     try:
@@ -179,10 +180,15 @@ def restore(conn: Connection, head: str) -> list[tuple[str, str]]:
             sql
         ):
             continue
+        # another program's triggers on a view go with it when it is dropped: made again
+        triggers = [t for (k, _), (table, t) in have.items() if k == "trigger" and table == name]
         if found is not None:
             conn.exec_driver_sql(f'DROP {kind.upper()} "{name}"')
         conn.exec_driver_sql(sql)
         restored.append((kind, name))
+        for trigger in triggers:
+            if trigger is not None:
+                conn.exec_driver_sql(trigger)
     return restored
 
 
