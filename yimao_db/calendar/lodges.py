@@ -27,7 +27,6 @@ ephem again.
 from __future__ import annotations
 
 import math
-import os
 import sys
 import time
 from collections.abc import Callable
@@ -52,6 +51,7 @@ from yimao_db.kb.rules.lodges import (
     ingresses,
     year_start,
 )
+from yimao_db.whole_file import write_whole
 
 __all__ = [
     "EphemMissing",
@@ -318,13 +318,7 @@ def write_table(path: Path | None = None) -> Path:
     """Write :func:`table_text` to ``path`` (default: the module's own file), whole or not
     at all: the text is computed first, written beside the target and renamed over it."""
     target = path or Path(lodge_table.__file__)
-    text = table_text()
-    partial = target.with_name(f".{target.name}.partial")
-    try:
-        partial.write_text(text, encoding="utf-8")
-        os.replace(partial, target)
-    finally:
-        partial.unlink(missing_ok=True)
+    write_whole(target, table_text())
     return target
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import difflib
 import json
 import os
@@ -14,6 +13,7 @@ from typing import Any
 from yimao_db import db as dbmod
 from yimao_db.commands import SubParsers, db_option, format_options, out
 from yimao_db.errors import UsageError, shown
+from yimao_db.whole_file import write_whole
 
 TABLE_COLUMNS = ("name", "kind", "section", "description", "passage")
 COLUMN_COLUMNS = ("table_name", "ordinal", "column_name", "description", "domain", "passage")
@@ -94,32 +94,12 @@ def cmd_export_metadata(args: argparse.Namespace) -> int:
     if args.output.endswith(("/", os.sep)) or target.is_dir():
         raise UsageError(f"cannot write {args.output}: it is a folder; expected a file name")
     try:
-        _write_whole(target, document + "\n")
+        write_whole(target, document + "\n")
     except OSError as exc:
         raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
     use = _use(args.db, target)
     out(f"wrote {target}: {len(tables)} tables and views of database {shown(name)} ({use})\n")
     return 0
-
-
-def _write_whole(target: Path, document: str) -> None:
-    """Write ``document`` to the file ``target`` whole or not at all: into a file beside it,
-    put in its place when complete (a full disk or a Ctrl-C leaves ``target`` as it was). A
-    target that exists and is not a regular file (``/dev/stdout``) is written directly."""
-    if target.exists() and not target.is_file():
-        target.write_text(document, encoding="utf-8")
-        return
-    partial = target.parent / f".{target.name}.{os.getpid()}.partial"
-    # created as the target would be (the umask's mode), and never over another file
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(document)
-        os.replace(partial, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(partial)
-        raise
 
 
 def _use(db: str | None, target: Path) -> str:

@@ -31,7 +31,7 @@ from typing import Any
 from sqlalchemy.engine import URL
 
 from yimao_db.db import resolve_url
-from yimao_db.dialect import SQLITE
+from yimao_db.dialect import SQLITE, is_utf8
 from yimao_db.errors import UsageError, shown
 from yimao_db.sql.guard import READ_KEYWORDS, WRITE_KEYWORDS, QueryRefused, sqlite_pragma_is_read
 from yimao_db.sql.lex import IDENT, Statement, first_keyword, lex, main_keyword, statements
@@ -60,7 +60,7 @@ INT_RANGE = (-(2**63), 2**63 - 1)  # what SQLite and PostgreSQL hold in an integ
 
 def check(sql: str, backend: str) -> Statement:
     """Lex and check ``sql``; QueryRefused unless it is exactly one reading statement."""
-    if not _is_text(sql):
+    if not is_utf8(sql):
         raise UsageError("the query is not text: it holds bytes that are not UTF-8")
     found = statements(lex(sql, backend))
     if not found:
@@ -129,7 +129,7 @@ def parse_params(items: Iterable[str]) -> dict[str, Any]:
             raise UsageError(f"parameter {name} given twice")
         try:
             if kind in ("", "str", "text"):
-                if not _is_text(value):
+                if not is_utf8(value):
                     raise UsageError(
                         f"parameter {name}: not text, it holds bytes that are not UTF-8"
                     )
@@ -153,16 +153,6 @@ def parse_params(items: Iterable[str]) -> dict[str, Any]:
         except ValueError:
             raise UsageError(f"parameter {name}: {shown(value)} is not a valid {kind}") from None
     return params
-
-
-def _is_text(text: str) -> bool:
-    """Whether ``text`` is text: no stray bytes (a command line's invalid UTF-8 arrives as
-    lone surrogates), so that it can be sent to the database."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def parse_timeout(text: str | None) -> float | None:
